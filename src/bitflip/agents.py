@@ -1,0 +1,225 @@
+"""Agents and the registry that builds them from spec strings.
+
+A spec is ``name`` or ``name:key=value,key=value``, e.g. ``"minimax:depth=3"``. Every agent
+takes a ``seed`` so that games are reproducible; ties are broken at random with that seed.
+
+>>> from bitflip import Board
+>>> agent = make_agent("greedy", seed=1)
+>>> agent.select_move(Board()) in Board().legal_moves
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from bitflip.core import bitboard as bb
+from bitflip.core.board import Board, Move
+from bitflip.core.geometry import PASS
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """Anything that picks a move. ``select_move`` never changes the board it is given."""
+
+    name: str
+
+    def new_game(self) -> None:
+        """Forget everything about the previous game."""
+
+    def select_move(self, board: Board) -> Move:
+        """A legal move of ``board`` (PASS when passing is the only legal move)."""
+        ...
+
+
+class AgentSpecError(ValueError):
+    """A spec string that names no agent or gives it bad parameters."""
+
+
+@dataclass(frozen=True)
+class AgentSpec:
+    name: str
+    params: dict[str, Any]
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.name
+        return self.name + ":" + ",".join(f"{k}={v}" for k, v in self.params.items())
+
+
+def _parse_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+def parse_spec(spec: str) -> AgentSpec:
+    """Split ``"name:k=v,k=v"`` into a name and typed parameters."""
+    name, _, rest = spec.strip().partition(":")
+    if not name:
+        raise AgentSpecError(f"empty agent spec {spec!r}")
+    params: dict[str, Any] = {}
+    if rest:
+        # Values may contain commas only inside a "cmd=" value, which must come last.
+        parts = rest.split(",")
+        i = 0
+        while i < len(parts):
+            key, eq, value = parts[i].partition("=")
+            if not eq or not key:
+                raise AgentSpecError(f"bad parameter {parts[i]!r} in agent spec {spec!r}")
+            if key == "cmd":
+                value = ",".join([value, *parts[i + 1 :]])
+                i = len(parts)
+            params[key.strip()] = _parse_value(value.strip())
+            i += 1
+    return AgentSpec(name.lower(), params)
+
+
+Factory = Callable[..., Agent]
+_REGISTRY: dict[str, Factory | str] = {}
+
+
+def register_agent(name: str, factory: Factory | str) -> None:
+    """Register a factory, or ``"module:attr"`` to import it lazily (keeps torch out of imports)."""
+    _REGISTRY[name] = factory
+
+
+def agent_names() -> list[str]:
+    return sorted(_REGISTRY)
+
+
+def make_agent(spec: str, *, seed: int | None = None) -> Agent:
+    """Build an agent from a spec string; ``seed`` fixes its randomness."""
+    parsed = parse_spec(spec)
+    factory = _REGISTRY.get(parsed.name)
+    if factory is None:
+        raise AgentSpecError(
+            f"unknown agent {parsed.name!r} in spec {spec!r}; known: {', '.join(agent_names())}"
+        )
+    if isinstance(factory, str):
+        module, _, attr = factory.partition(":")
+        factory = getattr(importlib.import_module(module), attr)
+        _REGISTRY[parsed.name] = factory
+    params = dict(parsed.params)
+    if seed is not None and "seed" not in params:
+        params["seed"] = seed
+    try:
+        agent = factory(**params)
+    except TypeError as exc:
+        raise AgentSpecError(
+            f"bad parameters for agent {parsed.name!r} in {spec!r}: {exc}"
+        ) from None
+    agent.name = str(parsed) if not getattr(agent, "name", None) else agent.name
+    return agent
+
+
+# --- baselines -------------------------------------------------------------------------------
+
+
+class _SeededAgent:
+    name = ""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    def new_game(self) -> None:
+        pass
+
+    def _choose_best(self, scores: dict[Move, float]) -> Move:
+        best = max(scores.values())
+        ties = sorted(m for m, v in scores.items() if v == best)
+        return ties[int(self.rng.integers(len(ties)))]
+
+
+def _sides(board: Board) -> tuple[np.uint64, np.uint64, np.uint64]:
+    p, o = board.side_bitboards()
+    return np.uint64(p), np.uint64(o), np.uint64(board.geometry.mask)
+
+
+class RandomAgent(_SeededAgent):
+    """A uniformly random legal move."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.name = "random"
+
+    def select_move(self, board: Board) -> Move:
+        moves = list(board.legal_moves)
+        return moves[int(self.rng.integers(len(moves)))]
+
+
+class GreedyAgent(_SeededAgent):
+    """The move that leaves the most discs of its own colour."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.name = "greedy"
+
+    def select_move(self, board: Board) -> Move:
+        p, o, _ = _sides(board)
+        moves = list(board.legal_moves)
+        if moves == [PASS]:
+            return PASS
+        return self._choose_best({m: bb.popcount(bb.flips(p, o, m)) for m in moves})
+
+
+class PositionalAgent(_SeededAgent):
+    """The move that maximises the classic disc-square table after it (one ply)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.name = "positional"
+
+    def select_move(self, board: Board) -> Move:
+        from bitflip.eval.positional import TABLES, disc_square_score
+
+        p, o, _ = _sides(board)
+        moves = list(board.legal_moves)
+        if moves == [PASS]:
+            return PASS
+        table = TABLES[board.size]
+        scores = {}
+        for m in moves:
+            np_, no = bb.play(p, o, m)
+            scores[m] = -disc_square_score(np.uint64(np_), np.uint64(no), table)
+        return self._choose_best(scores)
+
+
+class MinimaxAgent(_SeededAgent):
+    """Alpha-beta minimax to a fixed depth on disc-square table + mobility."""
+
+    def __init__(self, depth: int = 3, seed: int | None = None) -> None:
+        super().__init__(seed)
+        if not isinstance(depth, int) or depth < 1:
+            raise AgentSpecError(f"minimax depth must be a whole number >= 1, not {depth!r}")
+        self.depth = depth
+        self.name = f"minimax:depth={depth}"
+
+    def select_move(self, board: Board) -> Move:
+        from bitflip.eval.positional import TABLES
+        from bitflip.search.minimax import minimax_root
+
+        p, o, mask = _sides(board)
+        moves = list(board.legal_moves)
+        if moves == [PASS]:
+            return PASS
+        values = minimax_root(p, o, mask, TABLES[board.size], self.depth)
+        return self._choose_best({m: float(values[m]) for m in moves})
+
+
+register_agent("random", RandomAgent)
+register_agent("greedy", GreedyAgent)
+register_agent("positional", PositionalAgent)
+register_agent("minimax", MinimaxAgent)

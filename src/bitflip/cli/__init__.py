@@ -1,0 +1,1 @@
+"""The ``bitflip`` command: one module per subcommand (see :mod:`bitflip.cli.main`)."""

@@ -1,0 +1,56 @@
+"""Entry point of the ``bitflip`` command.
+
+Each subcommand is a module of this package with ``register(subparsers)``; the module imports
+nothing heavy at the top, so ``bitflip --help`` stays fast. Errors that users cause (bad files,
+bad moves, bad options) print one line and exit with status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+# Subcommand modules, in the order --help lists them.
+COMMANDS: tuple[str, ...] = (
+    "play",
+    "perft",
+)
+
+
+class CommandError(Exception):
+    """An error to report to the user in one line."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="bitflip",
+        description="The Python toolkit for computer Othello.",
+    )
+    from bitflip import __version__
+
+    parser.add_argument("--version", action="version", version=f"bitflip {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub.required = True
+    for name in COMMANDS:
+        importlib.import_module(f"bitflip.cli.{name}").register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        result = args.func(args)
+    except KeyboardInterrupt:
+        print("bitflip: interrupted", file=sys.stderr)
+        return 130
+    except (CommandError, ValueError, OSError, EOFError) as exc:
+        print(f"bitflip {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

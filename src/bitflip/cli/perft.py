@@ -1,0 +1,45 @@
+"""``bitflip perft DEPTH``: count leaves of the game tree (convention A: a pass is a ply)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "perft",
+        help="count the leaves of the game tree to a depth",
+        description="Perft with convention A of perft.md: a forced pass is a ply and a game "
+        "that ends early is one leaf.",
+    )
+    p.add_argument("depth", type=int, help="plies from the position")
+    p.add_argument("--size", type=int, default=8, choices=(4, 6, 8), help="board size")
+    p.add_argument("--position", help="an OBF board string to start from (default: the start)")
+    p.add_argument("--divide", action="store_true", help="print the count below each move")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import time
+
+    from bitflip.core.board import Board
+    from bitflip.core.perft import perft
+
+    if args.depth < 0:
+        raise ValueError(f"depth must be >= 0, not {args.depth}")
+    board = Board(args.position) if args.position else Board(size=args.size)
+    t0 = time.perf_counter()
+    if args.divide:
+        total = 0
+        for move in list(board.legal_moves):
+            board.push(move)
+            n = perft(board, args.depth - 1) if args.depth > 0 else 1
+            board.pop()
+            total += n
+            print(f"{board.geometry.square_name(move)}: {n}")
+    else:
+        total = perft(board, args.depth)
+    dt = time.perf_counter() - t0
+    rate = total / dt / 1e6 if dt > 0 else float("inf")
+    print(f"perft({args.depth}) = {total}  [{dt:.3f} s, {rate:.1f} M leaves/s]")
+    return 0

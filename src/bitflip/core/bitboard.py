@@ -1,0 +1,250 @@
+"""Numba kernels on side-relative bitboards.
+
+A position is a pair ``(p, o)`` of uint64: the discs of the side to move and of its opponent.
+Bit ``8 * row + col`` is a square; a board size is a ``mask`` of valid squares (see
+:mod:`bitflip.core.geometry`), so one implementation serves 8x8, 6x6 and 4x4.
+
+Every constant and shift count here is an ``np.uint64``: numba turns ``int64 op uint64`` into
+float64 without a warning.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, types
+from numba.extending import intrinsic
+
+U0 = np.uint64(0)
+U1 = np.uint64(1)
+_S1 = np.uint64(1)
+_S2 = np.uint64(2)
+_S7 = np.uint64(7)
+_S8 = np.uint64(8)
+_S9 = np.uint64(9)
+_S14 = np.uint64(14)
+_S16 = np.uint64(16)
+_S18 = np.uint64(18)
+_S28 = np.uint64(28)
+_S32 = np.uint64(32)
+_S63 = np.uint64(63)
+_S4 = np.uint64(4)
+
+NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)
+"""Squares not in column a: valid landing squares of a shift toward column h."""
+NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
+"""Squares not in column h: valid landing squares of a shift toward column a."""
+
+# --- bit intrinsics (LLVM's ctpop / cttz / ctlz: one instruction each) -----------------------
+
+
+def _ctpop_impl(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+_ctpop: Any = intrinsic(_ctpop_impl)
+
+
+def _cttz_impl(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.cttz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+_cttz: Any = intrinsic(_cttz_impl)
+
+
+def _ctlz_impl(typingctx, x):  # type: ignore[no-untyped-def]
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
+        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
+
+    return sig, codegen
+
+
+_ctlz: Any = intrinsic(_ctlz_impl)
+
+
+@njit(cache=True)
+def popcount(x: np.uint64) -> np.int64:
+    """Number of set bits."""
+    return np.int64(_ctpop(np.uint64(x)))
+
+
+@njit(cache=True)
+def lowest_square(x: np.uint64) -> np.int64:
+    """Index of the lowest set bit; x must not be 0."""
+    return np.int64(_cttz(np.uint64(x)))
+
+
+@njit(cache=True)
+def square_bit(sq: int) -> np.uint64:
+    return U1 << np.uint64(sq)
+
+
+# --- move generation -------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _moves_dir_left(
+    p: np.uint64, o_d: np.uint64, empty: np.uint64, s: np.uint64, s2: np.uint64
+) -> np.uint64:
+    # Runs of opponent discs from p in one direction, grown 1, 2, then 2 squares at a time
+    # (Edax's doubling trick); a move lands on the empty square just past a run.
+    x = o_d & (p << s)
+    x |= o_d & (x << s)
+    pre = o_d & (o_d << s)
+    x |= pre & (x << s2)
+    x |= pre & (x << s2)
+    return empty & (x << s)
+
+
+@njit(cache=True)
+def _moves_dir_right(
+    p: np.uint64, o_d: np.uint64, empty: np.uint64, s: np.uint64, s2: np.uint64
+) -> np.uint64:
+    x = o_d & (p >> s)
+    x |= o_d & (x >> s)
+    pre = o_d & (o_d >> s)
+    x |= pre & (x >> s2)
+    x |= pre & (x >> s2)
+    return empty & (x >> s)
+
+
+@njit(cache=True)
+def legal_moves(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.uint64:
+    """Bitboard of the legal moves of the side to move (0: it must pass or the game is over)."""
+    empty = mask & ~(p | o)
+    oh = o & NOT_A  # toward column h (shifts +1, +9, -7) must not land on column a
+    oa = o & NOT_H  # toward column a (shifts -1, +7, -9) must not land on column h
+    m = _moves_dir_left(p, oh, empty & NOT_A, _S1, _S2)
+    m |= _moves_dir_right(p, oa, empty & NOT_H, _S1, _S2)
+    m |= _moves_dir_left(p, o, empty, _S8, _S16)
+    m |= _moves_dir_right(p, o, empty, _S8, _S16)
+    m |= _moves_dir_left(p, oh, empty & NOT_A, _S9, _S18)
+    m |= _moves_dir_right(p, oa, empty & NOT_H, _S9, _S18)
+    m |= _moves_dir_left(p, oa, empty & NOT_H, _S7, _S14)
+    m |= _moves_dir_right(p, oh, empty & NOT_A, _S7, _S14)
+    return m
+
+
+# --- flips -----------------------------------------------------------------------------------
+
+
+def _build_rays() -> tuple[np.ndarray, np.ndarray]:
+    # Rays of the 8x8 board from each square, split into "up" (toward higher bits) and "down".
+    # They serve every size: a square off a smaller board is never the mover's disc, so a run
+    # that reaches it never flips.
+    up = np.zeros((4, 64), dtype=np.uint64)
+    down = np.zeros((4, 64), dtype=np.uint64)
+    for d, (dr, dc) in enumerate(((0, 1), (1, 0), (1, 1), (1, -1))):
+        for sq in range(64):
+            r, c = divmod(sq, 8)
+            for sign, table in ((1, up), (-1, down)):
+                rr, cc, ray = r + sign * dr, c + sign * dc, 0
+                while 0 <= rr < 8 and 0 <= cc < 8:
+                    ray |= 1 << (8 * rr + cc)
+                    rr, cc = rr + sign * dr, cc + sign * dc
+                table[d, sq] = np.uint64(ray)
+    return up, down
+
+
+RAYS_UP, RAYS_DOWN = _build_rays()
+
+
+@njit(cache=True)
+def flips(p: np.uint64, o: np.uint64, sq: int) -> np.uint64:
+    """Discs flipped by the side to move playing ``sq`` (0 if the move flips nothing)."""
+    f = U0
+    not_o = ~o
+    for d in range(4):
+        ray = RAYS_UP[d, sq]
+        # Toward higher bits: the first square that is not the opponent's is the lowest set bit.
+        stop = not_o & ray
+        first = stop & (U0 - stop)
+        if first & p:
+            f |= (first - U1) & ray
+        ray = RAYS_DOWN[d, sq]
+        stop = not_o & ray
+        if stop:
+            first = U1 << (_S63 - _ctlz(stop))
+            if first & p:
+                f |= ray & ~((first << _S1) - U1)
+    return f
+
+
+@njit(cache=True)
+def play(p: np.uint64, o: np.uint64, sq: int) -> tuple[np.uint64, np.uint64]:
+    """The position after the side to move plays ``sq``, seen from the new side to move."""
+    f = flips(p, o, sq)
+    return o ^ f, p | f | (U1 << np.uint64(sq))
+
+
+# --- symmetries ------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def flip_vertical8(x: np.uint64) -> np.uint64:
+    """Row r -> row 7 - r (a byte swap)."""
+    k1 = np.uint64(0x00FF00FF00FF00FF)
+    k2 = np.uint64(0x0000FFFF0000FFFF)
+    x = ((x >> _S8) & k1) | ((x & k1) << _S8)
+    x = ((x >> _S16) & k2) | ((x & k2) << _S16)
+    return (x >> _S32) | (x << _S32)
+
+
+@njit(cache=True)
+def mirror_horizontal8(x: np.uint64) -> np.uint64:
+    """Column c -> column 7 - c."""
+    k1 = np.uint64(0x5555555555555555)
+    k2 = np.uint64(0x3333333333333333)
+    k4 = np.uint64(0x0F0F0F0F0F0F0F0F)
+    x = ((x >> _S1) & k1) | ((x & k1) << _S1)
+    x = ((x >> _S2) & k2) | ((x & k2) << _S2)
+    return ((x >> _S4) & k4) | ((x & k4) << _S4)
+
+
+@njit(cache=True)
+def transpose8(x: np.uint64) -> np.uint64:
+    """(row, col) -> (col, row): the mirror in the a1-h8 diagonal."""
+    k1 = np.uint64(0x5500550055005500)
+    k2 = np.uint64(0x3333000033330000)
+    k4 = np.uint64(0x0F0F0F0F00000000)
+    t = k4 & (x ^ (x << _S28))
+    x ^= t ^ (t >> _S28)
+    t = k2 & (x ^ (x << _S14))
+    x ^= t ^ (t >> _S14)
+    t = k1 & (x ^ (x << _S7))
+    x ^= t ^ (t >> _S7)
+    return x
+
+
+NUM_SYMMETRIES = 8
+SYMMETRY_INVERSE = (0, 1, 2, 3, 4, 6, 5, 7)
+"""``SYMMETRY_INVERSE[s]`` undoes symmetry ``s``."""
+
+
+@njit(cache=True)
+def transform(x: np.uint64, sym: int, size: int) -> np.uint64:
+    """Apply symmetry ``sym`` (0-7) to a bitboard of a ``size x size`` board.
+
+    Bit 2 of ``sym`` transposes, then bit 1 flips the rows, then bit 0 mirrors the columns;
+    0 is the identity.
+    """
+    if sym & 4:
+        x = transpose8(x)
+    if sym & 2:
+        x = flip_vertical8(x) >> np.uint64(8 * (8 - size))
+    if sym & 1:
+        x = mirror_horizontal8(x) >> np.uint64(8 - size)
+    return x
