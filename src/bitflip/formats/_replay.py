@@ -199,3 +199,20 @@ def replay_one(moves: list[Move], board: Board) -> Replay:
 
 
 __all__ = ["END", "PASS", "Replay", "replay", "replay_one"]
+
+
+def explain(board: Board, moves: list[Move], bad: int) -> str:
+    """Why ``moves[bad]`` cannot be played after ``moves[:bad]`` from ``board`` (slow path)."""
+    b = board.copy(stack=False)
+    for m in moves[:bad]:
+        if m != PASS and b.legal_mask() == 0 and not b.is_game_over():
+            b.push(PASS)
+        b.push(m)
+    m = moves[bad]
+    if m != PASS and b.legal_mask() == 0 and not b.is_game_over():
+        b.push(PASS)
+    try:
+        b.push(m)
+    except ValueError as exc:
+        return str(exc)
+    return f"move {m} is illegal"  # not reached: the kernel and Board agree on legality
