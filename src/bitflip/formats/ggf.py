@@ -168,8 +168,8 @@ def _record(tags: list[tuple[str, str, int]], path: str | os.PathLike[str] | Non
         if "BO" in single:
             board = _parse_board(single["BO"])
         else:
-            m = _SIZE.search(single.get("TY", ""))
-            size = int(m.group()) if m else 8
+            found = _SIZE.search(single.get("TY", ""))
+            size = int(found.group()) if found else 8
             if size not in (4, 6, 8):
                 raise FormatError(FMT, f"board size {size} (TY) is not supported (4, 6 or 8)")
             board = Board(size=size)
