@@ -131,3 +131,76 @@ def test_agent_spec_and_bad_specs() -> None:
         make_agent("nboard:depth=0,cmd=edax")
     with pytest.raises(AgentSpecError, match="cmd"):
         make_agent("nboard:depth=3")
+
+
+# --- against our own engine: `bitflip nboard` in a subprocess -------------------------------
+
+BITFLIP_NBOARD = [sys.executable, "-m", "bitflip.cli.main", "nboard", "--tt-mb", "4"]
+needs_engine = pytest.mark.skipif(  # until branch `search` (bitflip.engine) is merged
+    not (HERE.parent.parent / "src" / "bitflip" / "engine.py").exists(), reason="no bitflip.engine"
+)
+
+
+@needs_engine
+def test_client_drives_bitflip_nboard() -> None:
+    with NBoardEngine.popen(BITFLIP_NBOARD, depth=2, env=ENV, timeout=120) as engine:
+        assert engine.name == "bitflip"
+        board = Board()
+        for _ in range(4):
+            result = engine.play(board, Limit(depth=2))
+            assert result.move in board.legal_moves
+            assert result.depth == 2 and not result.exact and result.nodes > 0
+            board.push(result.move)
+        hints = engine.hint(board, 3, Limit(depth=2))
+        assert len(hints) == 3 and len({h.move for h in hints}) == 3
+        assert all(h.move in board.legal_moves for h in hints)
+        assert [h.score for h in hints] == sorted((h.score for h in hints), reverse=True)
+        # An exact solve (see transcripts/endgame_exact.txt): h7 wins by 30 discs.
+        end = endgame_board()
+        result = engine.play(end, Limit(depth=60))
+        assert (result.move, result.score, result.exact) == (end.parse_move("h7"), 30.0, True)
+        hints = engine.hint(end, 3, Limit(depth=60))
+        assert [(end.geometry.square_name(h.move), h.score, h.exact) for h in hints] == [
+            ("h7", 30.0, True),
+            ("d7", 28.0, True),
+            ("c8", 20.0, True),
+        ]
+
+
+def endgame_board() -> Board:
+    from bitflip.formats.ggf import loads
+
+    text = (HERE / "transcripts" / "endgame_exact.txt").read_text(encoding="utf-8")
+    game = next(line[len("> set game ") :] for line in text.splitlines() if "set game" in line)
+    return loads(game)[0].board()
+
+
+@needs_engine
+def test_nboard_agent_plays_a_legal_game_against_random(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bitflip.core.board import BLACK
+
+    monkeypatch.setenv("PYTHONPATH", ENV["PYTHONPATH"])  # the agent's process inherits it
+    nboard = make_agent(f"nboard:depth=1,timeout=120,cmd={' '.join(BITFLIP_NBOARD)}")
+    rnd = make_agent("random", seed=3)
+    try:
+        board = Board()
+        while not board.is_game_over():
+            agent = nboard if board.turn == BLACK else rnd
+            move = agent.select_move(board)
+            assert move in board.legal_moves
+            board.push(move)
+        assert board.outcome() is not None and board.ply >= 30
+    finally:
+        nboard.close()  # type: ignore[attr-defined]
+
+
+@needs_engine
+def test_bitflip_nboard_killed_mid_game_is_a_clear_error() -> None:
+    engine = NBoardEngine.popen(BITFLIP_NBOARD, depth=1, env=ENV, timeout=120)
+    board = Board()
+    board.push(engine.play(board).move)
+    engine.process.kill()
+    board.push(next(iter(board.legal_moves)))
+    with pytest.raises(EngineTerminatedError, match=r"exited with status -9"):
+        engine.play(board)
+    engine.quit()

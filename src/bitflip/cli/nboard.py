@@ -37,7 +37,9 @@ def run(args: argparse.Namespace) -> int:
 
     kwargs = {} if args.level is None else {"level": args.level}
     engine = Engine(**kwargs, evaluation=args.eval, tt_mb=args.tt_mb)
-    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(line_buffering=True)  # the server flushes too; this covers stray prints
     log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
     try:
         server = NBoardServer(engine, sys.stdout, name=args.name, transcript=log)

@@ -259,6 +259,8 @@ class NBoardServer:
                 self.contempt = float(value)
             except ValueError:
                 raise ValueError(f"contempt must be a number, not {value!r}") from None
+            if self.contempt != 0:
+                self.warn(f"contempt {value} noted, but our search scores every draw as 0")
         else:
             self.warn(f"unknown option 'set {what}': ignored")
 
@@ -329,8 +331,10 @@ class NBoardServer:
             self.warn(f"search failed: {exc!r}")
             self.send(f"status {self.name} failed: {exc}")
             return
+        empties = board.empty.bit_count()
         for s in scores:
-            self.send(f"search {move_text(s.move, board)} {s.score:.2f} 0 {s.depth}")
+            depth = empties if s.exact else s.depth  # an exact score: solved to the end
+            self.send(f"search {move_text(s.move, board)} {s.score:.2f} 0 {depth}")
         self.send(f"nodestats {progress.total} {self.clock() - t0:.2f}")
         self.send(f"status {self.name} is waiting")
 
