@@ -96,3 +96,18 @@ def test_midgame_answers_are_legal_and_deterministic() -> None:
     assert len(set(hints)) == 2
     assert board.parse_move(answers[1].split()[1].split("/")[0]) in board.legal_moves
     assert isinstance(board, Board)
+
+
+def test_ping_interrupts_a_deep_search() -> None:
+    """A search that would take hours ends at 'ping': its move comes first, then 'pong'."""
+    out = io.StringIO()
+    server = NBoardServer(Engine(tt_mb=4), out, err=io.StringIO())
+    for line in ("nboard 2", "set depth 40", "move f5", "go"):
+        server.handle(line)
+    assert server.thinking
+    server.handle("ping 4")  # blocks until the search has stopped and answered
+    assert not server.thinking
+    lines = out.getvalue().splitlines()
+    assert lines[-1] == "pong 4" and lines[-2] == "status bitflip is waiting"
+    move = next(x for x in lines if x.startswith("=== ")).split()[1].split("/")[0]
+    assert move in ("d6", "f4", "f6")
