@@ -218,3 +218,11 @@ def test_transcript_copy() -> None:
         "> ping 1",
         "< pong 1",
     ]
+
+
+def test_end_of_input_finishes_the_running_search() -> None:
+    out = io.StringIO()
+    server = NBoardServer(RecordingEngine(), out, clock=lambda: 0.0)  # type: ignore[arg-type]
+    assert server.run(["nboard 2", "go"]) == 0
+    assert not server.thinking
+    assert "=== d3/1.25/0.0" in out.getvalue().splitlines()

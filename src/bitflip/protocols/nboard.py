@@ -151,11 +151,15 @@ class NBoardServer:
     # --- input ------------------------------------------------------------------------------
 
     def run(self, lines: Iterable[str]) -> int:
-        """Handle lines until ``quit`` or the end of input; returns the exit status (0)."""
+        """Handle lines until ``quit`` or the end of input; returns the exit status (0).
+
+        At the end of input a running search is finished, not stopped, so that
+        ``printf 'nboard 2\\nset depth 10\\ngo\\n' | bitflip nboard`` gives its real answer.
+        """
         for line in lines:
             if not self.handle(line):
                 return 0
-        self.close()
+        self.wait()
         return 0
 
     def handle(self, line: str) -> bool:
