@@ -100,7 +100,7 @@ def test_engine_dying_mid_game_is_a_clear_error() -> None:
 
 def test_hanging_engine_times_out() -> None:
     with NBoardEngine.popen(scripted("--hang"), env=ENV, timeout=20) as engine:
-        with pytest.raises(EngineTimeoutError, match=r"gave no a move .* within 0.5 s"):
+        with pytest.raises(EngineTimeoutError, match=r"did not send a move .* within 0.5 s"):
             engine.play(Board(), timeout=0.5)
         # The engine is still alive and answers pings; the stale output is skipped.
         engine.ping()

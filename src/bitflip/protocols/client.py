@@ -266,7 +266,7 @@ class NBoardEngine:
         exact = depth >= empties
         scores: dict[Move, MoveScore] = {}
         while True:
-            line = self._readline(deadline, f"the answer to 'hint {n}'")
+            line = self._readline(deadline, f"the end ('status') of its answer to 'hint {n}'")
             if line.startswith(("search ", "book ")):
                 parsed = self._parse_search(line, board)
                 if parsed is not None:
@@ -345,7 +345,7 @@ class NBoardEngine:
         except queue.Empty:
             last = f"; its last output: {list(self._last_out)}" if self._last_out else ""
             raise EngineTimeoutError(
-                f"NBoard engine {self.name!r} gave no {waiting_for} within "
+                f"NBoard engine {self.name!r} did not send {waiting_for} within "
                 f"{self._budget:g} s{last}{self._stderr_tail()}"
             ) from None
         if line is None:
