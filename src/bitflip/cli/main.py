@@ -16,6 +16,10 @@ from collections.abc import Sequence
 COMMANDS: tuple[str, ...] = (
     "play",
     "perft",
+    "solve",
+    "bench",
+    "analyze",
+    "hint",
     "nboard",
 )
 
