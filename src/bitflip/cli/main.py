@@ -16,6 +16,7 @@ from collections.abc import Sequence
 COMMANDS: tuple[str, ...] = (
     "play",
     "perft",
+    "arena",
 )
 
 
