@@ -289,6 +289,20 @@ class WorkerFailure(RuntimeError):
     """The worker itself (not an agent) failed: a bug or a broken install, not a game result."""
 
 
+def _context(name: str | None) -> Any:
+    """Forkserver where there is one (a worker starts in milliseconds), else spawn.
+
+    Never plain fork: the parent may run threads (progress bars, Ray) that fork would copy
+    in an unknown state.
+    """
+    if name is None:
+        name = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
+    ctx = mp.get_context(name)
+    if name == "forkserver":
+        ctx.set_forkserver_preload(["bitflip.arena.match", "bitflip.agents"])
+    return ctx
+
+
 class GameWorker:
     """One child process that plays games, and the watchdog around it."""
 
@@ -296,9 +310,9 @@ class GameWorker:
         self,
         registry: dict[str, str] | None = None,
         plugins: Sequence[str] = (),
-        context: str = "spawn",
+        context: str | None = None,
     ) -> None:
-        self._ctx: Any = mp.get_context(context)
+        self._ctx: Any = _context(context)
         self._registry = registry if registry is not None else registry_snapshot()
         self._plugins = tuple(plugins)
         self.task: GameTask | None = None
@@ -427,6 +441,67 @@ def default_workers() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+class GamePool:
+    """Worker processes that stay up across batches of games (a context manager).
+
+    >>> with GamePool(workers=1) as pool:
+    ...     [r.error for r in pool.run([GameTask("k", "random", "greedy", size=6)])]
+    [None]
+    """
+
+    def __init__(self, workers: int | None = None, plugins: Sequence[str] = ()) -> None:
+        self.size = max(1, workers or default_workers())
+        self._plugins = tuple(plugins)
+        self._registry = registry_snapshot()
+        self._workers: list[GameWorker] = []
+
+    def __enter__(self) -> GamePool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        for w in self._workers:
+            w.close()
+        self._workers = []
+
+    def run(
+        self,
+        tasks: Iterable[GameTask],
+        on_result: Callable[[GameResult], None] | None = None,
+    ) -> list[GameResult]:
+        """Play the games; results in finishing order, each also passed to ``on_result``.
+
+        Workers start on demand (never more than there are games).
+        """
+        queue = deque(tasks)
+        results: list[GameResult] = []
+        try:
+            while len(self._workers) < min(self.size, len(queue)):
+                self._workers.append(GameWorker(self._registry, self._plugins))
+            while queue or any(w.busy for w in self._workers):
+                for w in self._workers:
+                    if not w.busy and queue:
+                        w.submit(queue.popleft())
+                busy = [w for w in self._workers if w.busy]
+                deadlines = [d for d in (w.deadline() for w in busy) if d is not None]
+                timeout = 1.0
+                if deadlines:
+                    timeout = max(0.0, min(timeout, min(deadlines) - time.monotonic()) + 0.001)
+                wait([w.conn for w in busy], timeout)
+                for w in busy:
+                    result = w.service()
+                    if result is not None:
+                        results.append(result)
+                        if on_result is not None:
+                            on_result(result)
+        except BaseException:
+            self.close()  # games in play are abandoned; their workers must not linger
+            raise
+        return results
+
+
 def run_games(
     tasks: Iterable[GameTask],
     *,
@@ -438,32 +513,5 @@ def run_games(
 
     ``on_result`` is called in this process as each game ends (to store it at once).
     """
-    queue = deque(tasks)
-    results: list[GameResult] = []
-    if not queue:
-        return results
-    n = max(1, min(workers or default_workers(), len(queue)))
-    registry = registry_snapshot()
-    pool: list[GameWorker] = []
-    try:
-        pool = [GameWorker(registry, plugins) for _ in range(n)]
-        while queue or any(w.busy for w in pool):
-            for w in pool:
-                if not w.busy and queue:
-                    w.submit(queue.popleft())
-            busy = [w for w in pool if w.busy]
-            deadlines = [d for d in (w.deadline() for w in busy) if d is not None]
-            timeout = 1.0
-            if deadlines:
-                timeout = max(0.0, min(timeout, min(deadlines) - time.monotonic()) + 0.001)
-            wait([w.conn for w in busy], timeout)
-            for w in busy:
-                result = w.service()
-                if result is not None:
-                    results.append(result)
-                    if on_result is not None:
-                        on_result(result)
-    finally:
-        for w in pool:
-            w.close()
-    return results
+    with GamePool(workers, plugins) as pool:
+        return pool.run(tasks, on_result)

@@ -86,6 +86,10 @@ def load_openings(path: str | Path, size: int = 8) -> list[Opening]:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         raise ValueError(f"{p}: not a text file of openings") from None
+    except FileNotFoundError:
+        raise OSError(
+            f"{p}: no such opening file (--openings takes balanced[:K], random:K, start or a file)"
+        ) from None
     out: list[Opening] = []
     for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()

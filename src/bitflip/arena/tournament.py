@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bitflip.arena.match import GameResult, GameTask, derive_seed, load_plugin, run_games
+from bitflip.arena.match import (
+    GamePool,
+    GameResult,
+    GameTask,
+    derive_seed,
+    load_plugin,
+    run_games,
+)
 from bitflip.arena.openings import BalanceSearch, Opening, resolve_openings
 from bitflip.arena.sprt import SequentialTest, SprtResult
 from bitflip.arena.store import Store, StoredGame
@@ -151,12 +158,14 @@ def run_tournament(
     ray_address: str | None = None,
     on_result: Callable[[GameResult], None] | None = None,
     on_start: Callable[[int, int], None] | None = None,
+    tasks: Sequence[GameTask] | None = None,
 ) -> TournamentRun:
     """Play the games of ``cfg`` that ``store`` lacks, storing each as it ends.
 
-    ``on_start(to_play, already_stored)`` is called once before the first game.
+    ``on_start(to_play, already_stored)`` is called once before the first game; ``tasks``
+    is the tournament's :func:`plan` when the caller made it already.
     """
-    tasks = plan(cfg)
+    tasks = list(tasks) if tasks is not None else plan(cfg)
     have = store.keys()
     todo = [t for t in tasks if t.key not in have]
     if on_start is not None:
@@ -227,21 +236,22 @@ def sprt_match(
     have = {g.key: g for g in store.games(t.key for t in tasks)} if store is not None else {}
     cand = cfg.specs[0]
     result = test.result()
-    for start in range(0, len(tasks), step):
-        chunk = tasks[start : start + step]
-        todo = [t for t in chunk if t.key not in have]
-        scores: dict[str, float] = {t.key: have[t.key].score for t in chunk if t.key in have}
-        for r in run_games(todo, workers=workers):
-            if store is not None:
-                store.add(r)
-            scores[r.task.key] = r.score
-        for first, second in zip(chunk[::2], chunk[1::2], strict=True):
-            a = scores[first.key] if first.black == cand else 1 - scores[first.key]
-            b = scores[second.key] if second.black == cand else 1 - scores[second.key]
-            test.add_pair(a, b)
-        result = test.result()
-        if on_batch is not None:
-            on_batch(result)
-        if result.decision is not None:
-            break
+    with GamePool(workers) as pool:
+        for start in range(0, len(tasks), step):
+            chunk = tasks[start : start + step]
+            todo = [t for t in chunk if t.key not in have]
+            scores: dict[str, float] = {t.key: have[t.key].score for t in chunk if t.key in have}
+            for r in pool.run(todo):
+                if store is not None:
+                    store.add(r)
+                scores[r.task.key] = r.score
+            for first, second in zip(chunk[::2], chunk[1::2], strict=True):
+                a = scores[first.key] if first.black == cand else 1 - scores[first.key]
+                b = scores[second.key] if second.black == cand else 1 - scores[second.key]
+                test.add_pair(a, b)
+            result = test.result()
+            if on_batch is not None:
+                on_batch(result)
+            if result.decision is not None:
+                break
     return result

@@ -111,7 +111,13 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.arena.openings import BalanceSearch
     from bitflip.arena.report import print_summary, summarize, write_report
     from bitflip.arena.store import Store
-    from bitflip.arena.tournament import TournamentConfig, canonical_spec, run_tournament, validate
+    from bitflip.arena.tournament import (
+        TournamentConfig,
+        canonical_spec,
+        plan,
+        run_tournament,
+        validate,
+    )
     from bitflip.core.board import BLACK
 
     s = _settings(args)
@@ -134,6 +140,7 @@ def run(args: argparse.Namespace) -> int:
     anchor = canonical_spec(s["anchor"]) if s["anchor"] else None
     if anchor is not None and anchor not in cfg.players():
         raise ValueError(f"--anchor {anchor!r} is not one of the agents")
+    tasks = plan(cfg)  # openings are made (or read) here, before any progress display
     console = Console(stderr=True)
     db = Path(s["db"]) if s["db"] else None
     if db is not None and db.parent and not db.parent.exists():
@@ -172,6 +179,7 @@ def run(args: argparse.Namespace) -> int:
             ray_address=s["ray_address"],
             on_start=on_start,
             on_result=on_result,
+            tasks=tasks,
         )
     summary = summarize(
         outcome.games, cfg.players(), anchor=anchor, anchor_elo=float(s["anchor_elo"])
