@@ -111,3 +111,13 @@ def test_killed_tournament_resumes(tmp_path: Path) -> None:
     assert f"resuming: {before} games already" in done.stderr
     assert stored() == 120
     assert "120 games" in done.stdout
+
+
+def test_shipped_config_is_valid() -> None:
+    from bitflip.cli.arena import _settings
+    from bitflip.cli.main import build_parser
+
+    args = build_parser().parse_args(["arena", "--config", str(REPO / "configs" / "arena.toml")])
+    s = _settings(args)
+    assert s["specs"] == ["random", "greedy", "positional", "minimax:depth=2"]
+    assert s["games"] == 20 and s["balance"] == "minimax:depth=6" and s["time_per_move"] is None

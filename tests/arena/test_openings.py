@@ -71,8 +71,8 @@ def test_six_by_six() -> None:
     ops = random_openings(6, k=3, size=6, seed=2)
     assert all(o.size == 6 for o in ops)
     assert all(m != PASS and m % 8 < 6 and m // 8 < 6 for o in ops for m in o.moves)
-    bal = resolve_openings("balanced", 3, size=6, seed=1)  # 4 moves on 6x6 by default
-    assert all(len(o.moves) == 4 and o.size == 6 for o in bal)
+    bal = resolve_openings("balanced", 3, size=6, seed=1)  # 6 moves on 6x6 by default
+    assert all(len(o.moves) == 6 and o.size == 6 for o in bal)
 
 
 def test_balanced_openings_score_near_zero() -> None:

@@ -278,13 +278,13 @@ def resolve_openings(
 ) -> list[Opening]:
     """The ``n`` openings a tournament uses, from an ``--openings`` value.
 
-    ``source`` is ``balanced`` or ``balanced:K`` (default K = 8 on 8x8, 4 on 6x6), ``random:K``,
+    ``source`` is ``balanced`` or ``balanced:K`` (default K = 8 on 8x8, 6 on 6x6), ``random:K``,
     ``start`` (every game from the start position: only useful with random agents), or a file
     with one transcript per line. A file's openings are shuffled with ``seed`` and the first ``n``
     taken (cycling when the file has fewer), so a bigger ``n`` extends a smaller run.
     """
     kind, _, arg = source.partition(":")
-    default_k = 8 if size == 8 else 4
+    default_k = 8 if size == 8 else 6
     if kind in ("balanced", "random") and not Path(source).exists():
         try:
             k = int(arg) if arg else default_k
