@@ -140,13 +140,13 @@ def run(args: argparse.Namespace) -> int:
     anchor = canonical_spec(s["anchor"]) if s["anchor"] else None
     if anchor is not None and anchor not in cfg.players():
         raise ValueError(f"--anchor {anchor!r} is not one of the agents")
+    db = Path(s["db"]) if s["db"] else None
+    if db is not None and not db.parent.exists():
+        raise OSError(f"no such directory for --db: {db.parent}")
     console = Console(stderr=True)
     if cfg.openings.startswith("balanced"):
         console.print(f"making {cfg.games // 2} balanced openings ({cfg.balance.kind} search)")
     tasks = plan(cfg)  # openings are made (or read) here, before any progress display
-    db = Path(s["db"]) if s["db"] else None
-    if db is not None and db.parent and not db.parent.exists():
-        raise OSError(f"no such directory for --db: {db.parent}")
     with (
         Store(db if db is not None else ":memory:") as store,
         Progress(
