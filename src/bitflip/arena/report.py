@@ -189,17 +189,17 @@ def _heatmap_png(summary: Summary, path: Path) -> None:
 
     h = summary.h2h
     order = [h.names.index(ln.name) for ln in summary.lines]
-    rate = h.score_rate()[np.ix_(order, order)]
+    rate = 100 * h.score_rate()[np.ix_(order, order)]
     names = [h.names[i] for i in order]
     k = len(names)
     fig, ax = plt.subplots(figsize=(1.0 * k + 2.5, 0.8 * k + 1.8))
-    im = ax.imshow(np.ma.masked_invalid(rate), cmap="RdYlGn", vmin=0.0, vmax=1.0)
+    im = ax.imshow(np.ma.masked_invalid(rate), cmap="RdYlGn", vmin=0.0, vmax=100.0)
     ax.set_xticks(range(k), names, rotation=35, ha="right")
     ax.set_yticks(range(k), names)
     for i in range(k):
         for j in range(k):
             if not math.isnan(rate[i, j]):
-                ax.text(j, i, f"{100 * rate[i, j]:.0f}", ha="center", va="center", fontsize=9)
+                ax.text(j, i, f"{rate[i, j]:.0f}", ha="center", va="center", fontsize=9)
     ax.set_title("score of row against column (%)")
     fig.colorbar(im, ax=ax, fraction=0.046)
     fig.tight_layout()

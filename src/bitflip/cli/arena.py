@@ -210,4 +210,4 @@ def _write_ggf(games: list[Any], path: Path) -> None:
         ggf = importlib.import_module("bitflip.formats.ggf")
     except ImportError:
         raise CommandError("--ggf-out needs bitflip.formats.ggf, missing in this install") from None
-    ggf.write([g.to_record() for g in games], path)
+    ggf.write(path, [g.to_record() for g in games])
