@@ -94,7 +94,7 @@ def _iter_lines(lines: Iterable[str], path: str | os.PathLike[str] | None) -> It
 
 def loads(text: str, *, path: str | os.PathLike[str] | None = None) -> list[ObfPosition]:
     """The positions of an OBF text."""
-    return list(_iter_lines(text.splitlines(), path))
+    return list(_iter_lines(text.split("\n"), path))
 
 
 def read(path: str | os.PathLike[str]) -> Iterator[ObfPosition]:

@@ -70,7 +70,7 @@ def loads(
     text: str, size: int = 8, *, path: str | os.PathLike[str] | None = None
 ) -> list[GameRecord]:
     """Games of a transcript file's text: one per line; blank and ``#`` lines skipped."""
-    return list(_iter_lines(text.splitlines(), size, path))
+    return list(_iter_lines(text.split("\n"), size, path))
 
 
 def _iter_lines(
@@ -99,6 +99,8 @@ def dumps(records: Iterable[GameRecord], passes: bool = False) -> str:
     for i, r in enumerate(records, 1):
         if r.start is not None:
             raise ValueError(f"game {i}: a transcript cannot hold a non-standard start position")
+        if not r.moves:
+            raise ValueError(f"game {i}: a transcript line cannot hold a game without moves")
         lines.append(format_transcript(r.moves, passes) + "\n")
     return "".join(lines)
 
