@@ -36,6 +36,9 @@ def test_passes_written_or_implicit() -> None:
     written = format_transcript(moves, passes=True)
     assert "pa" in written
     assert parse_transcript(written.upper()) == moves
+    cut = moves[: moves.index(PASS) + 1]  # a game cut right after a pass keeps it
+    assert format_transcript(cut).endswith("pa")
+    assert parse_transcript(format_transcript(cut)) == cut
     with pytest.raises(FormatError, match=r"move 1: illegal move pa"):
         parse_transcript("pa")
 

@@ -102,7 +102,9 @@ def test_write_read_round_trip(
     wthor.write_wtb(path, recs, year=2001)
     back = list(wthor.read_wtb(path))
     assert back == recs
-    assert [r.moves for r in wthor.read_wtb(path, passes=True)] == [m for _, m in gs]
+    # WTHOR cannot store a pass that ends a game cut short; every other pass comes back
+    expected = [m[:-1] if m and m[-1] == PASS else m for _, m in gs]
+    assert [r.moves for r in wthor.read_wtb(path, passes=True)] == expected
     assert wthor.read_header(path).year == 2001
 
 

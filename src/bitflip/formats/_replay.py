@@ -67,9 +67,8 @@ def _replay_kernel(
             m = moves[g, i]
             if m < 0:
                 break
-            lm = bb.legal_moves(p, o, mask)
             if m == 64:
-                if lm != _U0:
+                if bb.legal_moves(p, o, mask) != _U0:
                     bad[g] = i
                     reason[g] = 3
                     break
@@ -86,8 +85,14 @@ def _replay_kernel(
                 bad[g] = i
                 reason[g] = 1
                 break
-            if lm == _U0:
-                # The side to move has no move: the recorded move belongs to the opponent.
+            bit = _U1 << np.uint64(m)
+            f = _U0 if (p | o) & bit else bb.flips(p, o, m)
+            if f == _U0:
+                # Not playable by the side to move: legal only for the opponent after a pass.
+                if bb.legal_moves(p, o, mask) != _U0:
+                    bad[g] = i
+                    reason[g] = 2
+                    break
                 if bb.legal_moves(o, p, mask) == _U0:
                     bad[g] = i
                     reason[g] = 4
@@ -96,13 +101,13 @@ def _replay_kernel(
                 k += 1
                 p, o = o, p
                 black_to_move = not black_to_move
-                lm = bb.legal_moves(p, o, mask)
-            if (lm >> np.uint64(m)) & _U1 == _U0:
-                bad[g] = i
-                reason[g] = 2
-                break
-            f = bb.flips(p, o, m)
-            p, o = o ^ f, p | f | (_U1 << np.uint64(m))
+                if not (p | o) & bit:
+                    f = bb.flips(p, o, m)
+                if f == _U0:
+                    bad[g] = i
+                    reason[g] = 2
+                    break
+            p, o = o ^ f, p | f | bit
             black_to_move = not black_to_move
             out[g, k] = m
             k += 1

@@ -61,9 +61,15 @@ def parse_transcript(text: str, size: int = 8, start: str | None = None) -> list
 
 
 def format_transcript(moves: Iterable[Move], passes: bool = False) -> str:
-    """Lower-case square names run together; passes as ``pa`` when ``passes``, else left out."""
+    """Lower-case square names run together.
+
+    Passes are written as ``pa`` when ``passes``; otherwise they are left out, except a pass
+    that ends the list (a game cut right after a pass), which no reader could infer.
+    """
     g = geometry(8)
-    return "".join(g.square_name(m) for m in moves if passes or m != PASS)
+    ms = list(moves)
+    last = len(ms) - 1
+    return "".join(g.square_name(m) for i, m in enumerate(ms) if passes or m != PASS or i == last)
 
 
 def loads(
