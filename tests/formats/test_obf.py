@@ -106,3 +106,12 @@ def test_fuzz(text: str) -> None:
         return
     for p in ps:
         assert set(p.scores) <= set(p.board.legal_moves)
+
+
+def test_forced_pass_is_written_ps() -> None:
+    # white to move with no legal move while black still has one
+    board = Board("X" * 8 + "O" + "-" * 55 + " O")
+    assert list(board.legal_moves) == [64]
+    p = ObfPosition(board, {64: -3})
+    assert p.dumps().endswith("O; PS:-3;")
+    assert obf.loads(p.dumps()) == [p]
