@@ -38,9 +38,10 @@ def test_every_wthor_game_replays_and_matches_its_score(shared_data: Path) -> No
         ]
         assert games_.black_score[done].tolist() == expected, f.name
         # replayed moves = stored moves once passes are removed
+        squares = games_.squares()
         for g in range(0, len(games_), 97):
             moves = rep.game_moves(g)
-            stored = games_.squares()[g]
+            stored = squares[g]
             assert [m for m in moves if m != PASS] == stored[stored >= 0].tolist()
     assert total == 131_737
     assert unfinished == 413
@@ -68,6 +69,20 @@ def test_name_files_are_found_beside_other_databases(shared_data: Path) -> None:
     assert first.event.startswith("PlayOK") and first.black
     book = next(wthor.read_wtb(shared_data / "logistello_book" / "Logistello_book_1999.wtb"))
     assert book.black == "" and book.theoretical_score is None and book.date == "1999"
+
+
+@pytest.mark.parametrize(
+    ("path", "games", "unfinished"),
+    [
+        ("playok_2023/PLAYOK_2023.wtb", 54_366, 13_335),
+        ("logistello_book/Logistello_book_1999.wtb", 37_709, 0),
+    ],
+)
+def test_other_databases_replay(shared_data: Path, path: str, games: int, unfinished: int) -> None:
+    g = wthor.load_wtb(shared_data / path)
+    rep = g.replay()
+    g.check(rep)
+    assert (len(g), int((~rep.over).sum())) == (games, unfinished)
 
 
 def test_header_round_trip() -> None:
