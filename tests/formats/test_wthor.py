@@ -135,6 +135,10 @@ def test_write_with_given_names(tmp_path: Path) -> None:
         wthor.write_wtb(path, [rec], players=["a"], tournaments=["e"])
     with pytest.raises(ValueError, match="8x8"):
         wthor.write_wtb(path, [GameRecord(size=6)])
+    with pytest.raises(ValueError, match=re.escape("game 2: move 1 (a1) is illegal")):
+        wthor.write_wtb(path, [rec, GameRecord(moves=[0])])
+    with pytest.raises(ValueError, match="not a square index"):
+        wthor.write_wtb(path, [GameRecord(moves=[99])])
 
 
 def _valid_file(tmp_path: Path) -> bytes:
