@@ -121,3 +121,22 @@ def test_shipped_config_is_valid() -> None:
     s = _settings(args)
     assert s["specs"] == ["random", "greedy", "positional", "minimax:depth=2"]
     assert s["games"] == 20 and s["balance"] == "minimax:depth=6" and s["time_per_move"] is None
+
+
+def test_ggf_output_matches_the_store(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from bitflip.agents import register_agent
+    from bitflip.arena.store import Store
+    from bitflip.formats import ggf
+
+    from . import agents_for_tests as helpers
+
+    register_agent("test-crash", f"{helpers.__name__}:CrashAgent")
+    db, out = tmp_path / "r.sqlite", tmp_path / "games.ggf"
+    args = ["arena", "random", "test-crash", "--games", "2", "--openings", "random:2"]
+    assert main([*args, "--workers", "1", "--db", str(db), "--ggf-out", str(out)]) == 0
+    assert "forfeit by test-crash: crash on move" in capsys.readouterr().err
+    records = ggf.read(out)
+    with Store(db) as s:
+        games = s.games()
+    assert [r.moves for r in records] == [g.move_list() for g in games]
+    assert all(r.extra["RE"].endswith(":r") and "crash" in r.extra["C"] for r in records)

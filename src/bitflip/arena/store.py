@@ -85,10 +85,16 @@ class StoredGame:
         return [g.parse_square(self.moves[i : i + 2]) for i in range(0, len(self.moves), 2)]
 
     def to_record(self, event: str = "bitflip arena") -> GameRecord:
-        """The game as a :class:`GameRecord` (for GGF output); forfeits keep the reason."""
+        """The game as a :class:`GameRecord` (for GGF output).
+
+        A forfeit has no final score: its result is written GGS-style as a resignation
+        (``RE[-64.000:r]`` when black forfeits) and the reason goes into a ``C`` comment tag.
+        """
         extra = {}
         if self.error:
-            extra["error"] = f"{self.error_side}: {self.error}"
+            n = self.size * self.size
+            extra["RE"] = f"{n if self.error_side == 'white' else -n:+.3f}:r"
+            extra["C"] = f"forfeit by {self.error_side}: {self.error}"
         return GameRecord(
             moves=self.move_list(),
             size=self.size,
