@@ -140,3 +140,17 @@ def test_ggf_output_matches_the_store(tmp_path: Path, capsys: pytest.CaptureFixt
         games = s.games()
     assert [r.moves for r in records] == [g.move_list() for g in games]
     assert all(r.extra["RE"].endswith(":r") and "crash" in r.extra["C"] for r in records)
+
+
+def test_rate_a_stored_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "r.sqlite"
+    base = ["arena", "--games", "2", "--openings", "random:2", "--workers", "1", "--db", str(db)]
+    assert main([*base, "random", "greedy"]) == 0
+    assert main([*base, "greedy", "positional"]) == 0
+    capsys.readouterr()
+    assert main(["arena", "--db", str(db), "--anchor", "positional"]) == 0
+    out = capsys.readouterr().out
+    assert "all games in" in out and "4 games" in out and "0 (anchor)" in out
+    assert all(name in out for name in ("random", "greedy", "positional"))
+    assert main(["arena", "--db", str(tmp_path / "none.sqlite")]) == 2
+    assert "no such results database" in capsys.readouterr().err

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bitflip.agents import register_agent
 from bitflip.arena.match import GameTask, derive_seed, play_game, run_games
 from bitflip.core.board import BLACK, WHITE, Board
@@ -30,6 +32,8 @@ def test_a_game_in_process() -> None:
     assert r.score == (1.0 if out.black > out.white else 0.0 if out.black < out.white else 0.5)
     assert r.margin == out.black - out.white and r.time_black > 0 and r.time_white > 0
     assert r.black_version and r.black_weights is None
+    assert len(r.times) == len(r.moves) and r.times[:2] == [None, None]
+    assert sum(r.times[2::2]) == pytest.approx(r.time_black)  # type: ignore[arg-type]
     assert r.transcript.startswith("f5d6") and ("pa" in r.transcript) == (PASS in r.moves)
 
 
@@ -66,7 +70,7 @@ def test_misbehaving_agents_lose_and_the_tournament_goes_on() -> None:
     assert hang.error_side == BLACK and hang.score == 0.0
     assert hang.error is not None and hang.error.startswith("hang: no move after")
     assert "limit 0.5 s + grace 0.5 s" in hang.error
-    assert len(hang.moves) == 2  # the moves before the hang are kept
+    assert len(hang.moves) == len(hang.times) == 2  # the moves before the hang are kept
     assert by["random-test-crash-1"].error_side == WHITE
     slow = by["test-slow:delay=0.3-random-1"]
     assert slow.error_side == BLACK and slow.error.startswith("time: move 3 took")  # type: ignore[union-attr]

@@ -103,3 +103,16 @@ def test_balance_search_parse() -> None:
     for bad in ("alphabeta", "minimax:depth=x", "minimax:speed=3", "minimax:depth=0"):
         with pytest.raises(ValueError, match="bad balance search"):
             BalanceSearch.parse(bad)
+
+
+def test_engine_scorer_or_a_clear_error() -> None:
+    from bitflip.arena.openings import engine_scorer
+
+    try:
+        import bitflip.engine  # noqa: F401
+    except ImportError:
+        with pytest.raises(ValueError, match="engine .* is not available"):
+            BalanceSearch.parse("engine:depth=4").scorer(8)
+        return
+    score = engine_scorer(4)
+    assert abs(score(parse_opening("f5d6c3d3c4").board())) < 64

@@ -30,6 +30,7 @@ def test_round_trip(tmp_path: Path) -> None:
         assert s.keys() == {"k1", "k2"} and len(s) == 2
         g1, g2 = sorted(s.games(), key=lambda g: g.key)
         assert [g.key for g in s.games(["k2"])] == ["k2"]
+    assert g1.times() == pytest.approx(r.times, abs=1e-4)
     assert g1.moves == r.transcript and g1.move_list() == r.moves and g1.opening == "f5"
     assert (g1.black_discs, g1.white_discs, g1.score, g1.margin) == (
         r.black_discs,
@@ -43,7 +44,7 @@ def test_round_trip(tmp_path: Path) -> None:
     rec = g2.to_record()
     assert rec.moves == [37] and rec.black == "a"
     assert rec.extra == {"RE": "+64.000:r", "C": "forfeit by white: boom"}
-    assert g1.to_record().board().is_game_over()
+    assert g1.to_record().board().is_game_over() and g1.to_record().times == g1.times()
 
 
 def test_bad_files(tmp_path: Path) -> None:

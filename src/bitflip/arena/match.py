@@ -68,6 +68,8 @@ class GameResult:
     task: GameTask
     moves: list[Move] = field(default_factory=list)
     """Every move from the start position, the opening's included, PASS where a side passed."""
+    times: list[float | None] = field(default_factory=list)
+    """Seconds each move took, one per move (None for the opening's moves)."""
     black_discs: int | None = None
     white_discs: int | None = None
     """Final disc counts (empties to the winner); None when the game was forfeited."""
@@ -144,6 +146,7 @@ def play_game(task: GameTask, report: Report | None = None) -> GameResult:
     for m in task.opening:
         board.push(m)
         res.moves.append(m)
+        res.times.append(None)
 
     def forfeit(side: Color, error: str) -> GameResult:
         res.error, res.error_side = error, side
@@ -187,7 +190,8 @@ def play_game(task: GameTask, report: Report | None = None) -> GameResult:
         move = int(move)
         board.push(move)
         res.moves.append(move)
-        send(("moved", move))
+        res.times.append(dt)
+        send(("moved", move, dt))
     outcome = board.outcome()
     assert outcome is not None
     res.black_discs, res.white_discs = outcome.black, outcome.white
@@ -317,6 +321,7 @@ class GameWorker:
         self._plugins = tuple(plugins)
         self.task: GameTask | None = None
         self._moves: list[Move] = []
+        self._times: list[float | None] = []
         self._phase: tuple[str, Color, float] | None = None
         self._start()
 
@@ -338,6 +343,7 @@ class GameWorker:
             self._restart()
         self.task = task
         self._moves = list(task.opening)
+        self._times = [None] * len(task.opening)
         self._phase = None
         self.conn.send(task)
 
@@ -362,6 +368,7 @@ class GameWorker:
                     self._phase = (kind, Color(msg[1]), time.monotonic())
                 elif kind == "moved":
                     self._moves.append(msg[1])
+                    self._times.append(msg[2])
                 elif kind == "done":
                     self.task = None
                     result: GameResult = msg[1]
@@ -396,6 +403,7 @@ class GameWorker:
         res = GameResult(
             task,
             moves=list(self._moves),
+            times=list(self._times),
             score=0.0 if side == BLACK else 1.0,
             error=error,
             error_side=side,

@@ -37,6 +37,7 @@ CREATE TABLE IF NOT EXISTS games (
     black_weights TEXT,
     white_weights TEXT,
     moves TEXT NOT NULL,
+    move_times TEXT NOT NULL,
     black_discs INTEGER,
     white_discs INTEGER,
     score REAL NOT NULL,
@@ -69,6 +70,8 @@ class StoredGame:
     white_weights: str | None
     moves: str
     """The transcript from the start, opening included (``pa`` for a pass)."""
+    move_times: str
+    """Seconds per move, space-separated, ``-`` for the opening's moves."""
     black_discs: int | None
     white_discs: int | None
     score: float
@@ -83,6 +86,10 @@ class StoredGame:
     def move_list(self) -> list[Move]:
         g = geometry(self.size)
         return [g.parse_square(self.moves[i : i + 2]) for i in range(0, len(self.moves), 2)]
+
+    def times(self) -> list[float | None]:
+        """Seconds per move (None for the opening's moves), one per entry of :meth:`move_list`."""
+        return [None if t == "-" else float(t) for t in self.move_times.split()]
 
     def to_record(self, event: str = "bitflip arena") -> GameRecord:
         """The game as a :class:`GameRecord` (for GGF output).
@@ -103,6 +110,7 @@ class StoredGame:
             event=event,
             date=self.played_at[:10],
             black_score=self.black_discs,
+            times=self.times(),
             extra=extra,
         )
 
@@ -162,6 +170,7 @@ class Store:
             result.black_weights,
             result.white_weights,
             result.transcript,
+            " ".join("-" if t is None else f"{t:.4f}" for t in result.times),
             result.black_discs,
             result.white_discs,
             result.score,

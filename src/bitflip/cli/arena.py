@@ -75,6 +75,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         metavar="MODULE",
         help="module or .py file to import first (registers more agents); repeatable",
     )
+    p.epilog = (
+        "Without SPECs, --db FILE rates every game stored in FILE (with --report, --ggf-out)."
+    )
     p.set_defaults(func=run)
 
 
@@ -109,7 +112,6 @@ def run(args: argparse.Namespace) -> int:
 
     from bitflip.arena.match import GameResult
     from bitflip.arena.openings import BalanceSearch
-    from bitflip.arena.report import print_summary, summarize, write_report
     from bitflip.arena.store import Store
     from bitflip.arena.tournament import (
         TournamentConfig,
@@ -121,6 +123,8 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.core.board import BLACK
 
     s = _settings(args)
+    if not s["specs"] and not s["vs"] and s["db"]:
+        return _rate_stored(s)
     cfg = validate(
         TournamentConfig(
             specs=tuple(s["specs"]),
@@ -183,21 +187,51 @@ def run(args: argparse.Namespace) -> int:
             on_result=on_result,
             tasks=tasks,
         )
-    summary = summarize(
-        outcome.games, cfg.players(), anchor=anchor, anchor_elo=float(s["anchor_elo"])
-    )
     kind = f"gauntlet vs {cfg.vs}" if cfg.vs else "round robin"
     title = f"{kind}, {cfg.size}x{cfg.size}, openings {cfg.openings}"
+    _output({**s, "anchor": anchor}, outcome.games, cfg.players(), title)
+    return 0
+
+
+def _output(s: dict[str, Any], games: list[Any], players: list[str], title: str) -> None:
+    """The table on stdout, then the report and GGF files the settings ask for."""
+    from rich.console import Console
+
+    from bitflip.arena.report import print_summary, summarize, write_report
+
+    anchor = s["anchor"]
+    if anchor is not None and anchor not in players:
+        raise ValueError(f"--anchor {anchor!r} is not one of the agents")
+    summary = summarize(games, players, anchor=anchor, anchor_elo=float(s["anchor_elo"]))
     out = Console()
     if not out.is_terminal:
         out = Console(width=130)  # a file or pipe: do not squeeze the table into 80 columns
     print_summary(summary, out, title=title)
+    err = Console(stderr=True)
     if s["report"]:
         page = write_report(summary, s["report"], title=title)
-        console.print(f"report: {page}")
+        err.print(f"report: {page}")
     if s["ggf_out"]:
-        _write_ggf(outcome.games, Path(s["ggf_out"]))
-        console.print(f"games: {s['ggf_out']}")
+        _write_ggf(games, Path(s["ggf_out"]))
+        err.print(f"games: {s['ggf_out']}")
+
+
+def _rate_stored(s: dict[str, Any]) -> int:
+    """``bitflip arena --db FILE`` without agents: rate every game stored in FILE."""
+    from bitflip.arena.store import Store
+    from bitflip.arena.tournament import canonical_spec
+
+    db = Path(s["db"])
+    if not db.is_file():
+        raise OSError(f"{db}: no such results database")
+    with Store(db) as store:
+        games = store.games()
+    if not games:
+        raise ValueError(f"{db}: no games stored yet")
+    players = list(dict.fromkeys(p for g in games for p in (g.black, g.white)))
+    if s["anchor"]:
+        s = {**s, "anchor": canonical_spec(s["anchor"])}
+    _output(s, games, players, f"all games in {db.name}")
     return 0
 
 
