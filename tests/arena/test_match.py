@@ -45,7 +45,7 @@ def test_crash_and_illegal_in_process() -> None:
     assert len(r.moves) == 2  # black's first move and white's reply
     r = play_game(task("random", "test-illegal"))
     assert r.error_side == WHITE and r.score == 1.0
-    assert "illegal move 27 on move 4" in r.error  # type: ignore[operator]
+    assert "illegal move d4 (27) on move 4" in r.error  # type: ignore[operator]
     r = play_game(task("random", "test-weighted"))
     assert (r.white_version, r.white_weights) == ("test-1", "abc123")
     r = play_game(task("random", "minimax:depth=-1"))

@@ -186,7 +186,10 @@ def play_game(task: GameTask, report: Report | None = None) -> GameResult:
         if limit is not None and dt > limit:
             return forfeit(side, f"time: move {ply} took {dt:.3f} s (limit {limit:g} s)")
         if not _is_int(move) or not board.is_legal(int(move)):
-            return forfeit(side, f"illegal move {move!r} on move {ply} (position {board.obf()})")
+            what = repr(move)
+            if _is_int(move) and board.geometry.contains(int(move)):
+                what = f"{board.geometry.square_name(int(move))} ({int(move)})"
+            return forfeit(side, f"illegal move {what} on move {ply} (position {board.obf()})")
         move = int(move)
         board.push(move)
         res.moves.append(move)
