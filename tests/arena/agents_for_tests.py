@@ -69,3 +69,12 @@ class WeightedAgent(RandomAgent):
 
     version = "test-1"
     weights_hash = "abc123"
+
+
+class ClosingAgent(RandomAgent):
+    """Counts calls to ``close()`` (external engines release their process there)."""
+
+    closed = 0
+
+    def close(self) -> None:
+        ClosingAgent.closed += 1

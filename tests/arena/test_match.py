@@ -11,7 +11,7 @@ from bitflip.core.geometry import PASS
 
 from . import agents_for_tests as helpers
 
-for _name in ("Crash", "Hang", "Slow", "Illegal", "Exit", "Weighted"):
+for _name in ("Crash", "Hang", "Slow", "Illegal", "Exit", "Weighted", "Closing"):
     register_agent(f"test-{_name.lower()}", f"{helpers.__name__}:{_name}Agent")
 
 
@@ -91,6 +91,14 @@ def test_seeded_games_are_reproducible_whatever_the_scheduling() -> None:
     assert len({tuple(m) for m in one.values()}) == 4  # different seeds, different games
     again = play_game(tasks[0])
     assert again.moves == one[tasks[0].key]
+
+
+def test_agents_are_closed_after_the_game() -> None:
+    before = helpers.ClosingAgent.closed
+    play_game(task("test-closing", "random", seed=5))
+    play_game(task("test-closing", "random", seed=6))
+    # one warm-up copy (first use in this process) and one agent per game
+    assert helpers.ClosingAgent.closed - before in (2, 3)
 
 
 def test_derive_seed_is_stable() -> None:

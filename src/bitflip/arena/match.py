@@ -126,21 +126,40 @@ def _build(spec: str, seed: int, size: int) -> Any:
 
     if (spec, size) not in _WARMED:
         warm = make_agent(spec, seed=0)
-        warm.new_game()
-        warm.select_move(Board(size=size))
+        try:
+            warm.new_game()
+            warm.select_move(Board(size=size))
+        finally:
+            close_agent(warm)
         _WARMED.add((spec, size))
     agent = make_agent(spec, seed=seed)
     agent.new_game()
     return agent
 
 
+def close_agent(agent: Any) -> None:
+    """Release what an agent holds (an external engine process, say) if it has ``close()``."""
+    close = getattr(agent, "close", None)
+    if callable(close):
+        with contextlib.suppress(Exception):
+            close()
+
+
 def play_game(task: GameTask, report: Report | None = None) -> GameResult:
     """Play one game in this process; ``report`` hears ``("build", side)``, ``("think", side)``
-    and ``("moved", move)`` so that a supervisor can enforce deadlines.
+    and ``("moved", move, seconds)`` so that a supervisor can enforce deadlines.
     """
+    agents: dict[Color, Any] = {}
+    try:
+        return _play(task, agents, report or (lambda msg: None))
+    finally:
+        for agent in agents.values():
+            close_agent(agent)
+
+
+def _play(task: GameTask, agents: dict[Color, Any], send: Report) -> GameResult:
     from bitflip import __version__
 
-    send = report or (lambda msg: None)
     res = GameResult(task)
     board = Board(size=task.size)
     for m in task.opening:
@@ -153,7 +172,6 @@ def play_game(task: GameTask, report: Report | None = None) -> GameResult:
         res.score = 0.0 if side == BLACK else 1.0
         return res
 
-    agents: dict[Color, Any] = {}
     for side, spec in ((BLACK, task.black), (WHITE, task.white)):
         send(("build", int(side)))
         try:

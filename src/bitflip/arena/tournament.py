@@ -78,6 +78,7 @@ def validate(cfg: TournamentConfig) -> TournamentConfig:
     from dataclasses import replace
 
     from bitflip.agents import make_agent
+    from bitflip.arena.match import close_agent
 
     for plugin in cfg.plugins:
         load_plugin(plugin)
@@ -101,7 +102,7 @@ def validate(cfg: TournamentConfig) -> TournamentConfig:
     if dup:
         raise ValueError(f"agent {sorted(dup)[0]!r} is listed twice")
     for spec in players:
-        make_agent(spec, seed=0)
+        close_agent(make_agent(spec, seed=0))
     return replace(cfg, specs=specs, vs=vs)
 
 
