@@ -157,7 +157,8 @@ def print_summary(summary: Summary, console: Any = None, title: str = "Tournamen
             "draw per pair was added to keep the ratings finite"
         )
     if summary.errors:
-        console.print(f"[red]{len(summary.errors)} forfeits[/] (first shown):")
+        n = len(summary.errors)
+        console.print(f"[red]{n} forfeit{'s' if n > 1 else ''}[/] (the first 5 shown):")
         for key, who, err in summary.errors[:5]:
             console.print(f"  {who} in game {key}: {err}", markup=False, highlight=False)
 
