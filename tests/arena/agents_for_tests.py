@@ -78,3 +78,20 @@ class ClosingAgent(RandomAgent):
 
     def close(self) -> None:
         ClosingAgent.closed += 1
+
+
+class SpawnHangAgent(_Misbehaving):
+    """Starts a child process (as an external engine would), writes its pid, then hangs."""
+
+    def __init__(self, pidfile: str = "", seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.pidfile = pidfile
+
+    def misbehave(self, board: Board) -> Move:
+        import subprocess
+
+        child = subprocess.Popen(["sleep", "300"])
+        with open(self.pidfile, "w") as f:
+            f.write(str(child.pid))
+        time.sleep(3600)
+        return 0

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import time
+from pathlib import Path
+
 import pytest
 
 from bitflip.agents import register_agent
@@ -11,7 +15,7 @@ from bitflip.core.geometry import PASS
 
 from . import agents_for_tests as helpers
 
-for _name in ("Crash", "Hang", "Slow", "Illegal", "Exit", "Weighted", "Closing"):
+for _name in ("Crash", "Hang", "Slow", "Illegal", "Exit", "Weighted", "Closing", "SpawnHang"):
     register_agent(f"test-{_name.lower()}", f"{helpers.__name__}:{_name}Agent")
 
 
@@ -81,6 +85,24 @@ def test_misbehaving_agents_lose_and_the_tournament_goes_on() -> None:
     assert normal.error is None and normal.margin is not None
     no_limit = by["greedy-test-hang-1"]
     assert no_limit.error_side == WHITE and "hang timeout 1 s" in no_limit.error  # type: ignore[operator]
+
+
+def test_a_killed_agent_takes_its_child_processes_along(tmp_path: Path) -> None:
+    pidfile = tmp_path / "child.pid"
+    spec = f"test-spawnhang:pidfile={pidfile}"
+    (r,) = run_games([task(spec, "random", time_per_move=0.5, grace=0.5)], workers=1)
+    assert r.error is not None and r.error.startswith("hang:")
+    pid = int(pidfile.read_text())
+    for _ in range(50):  # the kill is immediate; the child may take a moment to be reaped
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        if Path(f"/proc/{pid}/stat").exists() and ") Z " in Path(f"/proc/{pid}/stat").read_text():
+            break  # a zombie: dead, waiting for init to reap it
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"the agent's child process {pid} outlived its killed worker")
 
 
 def test_seeded_games_are_reproducible_whatever_the_scheduling() -> None:

@@ -15,6 +15,7 @@ import importlib
 import importlib.util
 import multiprocessing as mp
 import os
+import signal
 import sys
 import threading
 import time
@@ -289,6 +290,11 @@ def _watch_parent(parent: int) -> None:
 
 
 def _worker_main(conn: Connection, registry: dict[str, str], plugins: Sequence[str]) -> None:
+    if hasattr(os, "setsid"):
+        # A process group of its own: killing the worker kills what its agents started
+        # (external engines) too, and a Ctrl-C in the terminal reaches only the driver.
+        with contextlib.suppress(OSError):
+            os.setsid()
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
     try:
         _install(registry, plugins)
@@ -438,9 +444,14 @@ class GameWorker:
         self._start()
 
     def kill(self) -> None:
+        """Kill the worker and everything in its process group; close the pipe."""
+        pid = self.process.pid
         if self.process.is_alive():
             self.process.kill()
         self.process.join(timeout=10)
+        if pid is not None and hasattr(os, "killpg"):
+            with contextlib.suppress(OSError):
+                os.killpg(pid, signal.SIGKILL)
         self.conn.close()
 
     def close(self) -> None:
