@@ -182,3 +182,31 @@ def test_fuzz(text: str) -> None:
     for r in recs:  # anything accepted replays legally and writes back the same
         r.board()
         assert ggf.loads(ggf.dumps([r])) == [r]
+
+
+# A GGS archive game (2009, triple0 vs Saio3000) as GGS wrote it, cut before a pass.
+GGS_GAME = (
+    "(;GM[Othello]PC[GGS/os]DT[2009.07.02_09:24:22.MDT]PB[triple0]PW[Saio3000]RB[2173.03]"
+    "RW[2175.52]TI[10:00//02:00]TY[8]RE[+0.000]BO[8 -------- -------- -------- ---O*--- "
+    "---*O--- -------- -------- -------- *]B[f5]W[f6]B[e6]W[f4]B[e3]W[c5]B[c4]W[d6]B[c6]W[b5]"
+    "B[d7]W[e7]B[b6]W[c8]B[f7]W[f8]B[a6]W[b3]B[c3]W[f3]B[g3]W[e2]B[g4]W[g5]B[f2]W[f1]B[c7]"
+    "W[h4]B[h6]W[h5]B[g2]W[a4]B[b4]W[a5]B[h2]W[a3]B[h3]W[a7]B[e8]W[d8]B[g6]W[c2]B[b2]W[d2]"
+    "B[a2]W[a1]B[d3]W[h1]B[b7]W[g7]B[c1]W[e1]B[b1]W[d1]B[h8]W[h7]B[g8]W[a8]B[b8];)"
+)
+
+
+def test_real_ggs_records() -> None:
+    (r,) = ggf.loads(GGS_GAME)
+    assert len(r.moves) == 59 and r.black_score == 32
+    assert list(r.board().legal_moves) == [PASS]  # cut where white must pass
+    assert ggf.loads(ggf.dumps([r])) == [r]
+    # RE with two decimals or none, moves in upper case, 'pass' for a pass, eval without time
+    (r,) = ggf.loads("(;GM[Othello]TY[8]RE[-40.00]B[F5//4.09]W[D6/-48.50/0.93]B[C3//5.52];)")
+    assert r.black_score == 12 and r.extra == {"RE": "-40.00"}
+    assert r.evals == [None, -48.5, None] and r.times == [4.09, 0.93, 5.52]
+    for seed in range(500):
+        moves = random_moves(seed)
+        if PASS in moves:
+            break
+    text = ggf.dump_game(GameRecord(moves=moves)).replace("[PA]", "[pass//1.67]")
+    assert ggf.loads(text)[0].moves == moves

@@ -87,7 +87,7 @@ def test_round_trip(tmp_path: Path, ps: list[ObfPosition]) -> None:
     assert list(obf.read(tmp_path / "x.obf")) == ps
 
 
-_PIECES = ["-", "X", "O", " ", ";", ":", "+", "1", "F5", "D3", "%", "\n", "pa"]
+_PIECES = ["-", "X", "O", " ", ";", ":", "+", "1", "F5", "D3", "%", "\n", "\r", "pa"]
 
 
 @settings(max_examples=300, deadline=None)
@@ -106,6 +106,7 @@ def test_fuzz(text: str) -> None:
         return
     for p in ps:
         assert set(p.scores) <= set(p.board.legal_moves)
+        assert obf.loads(obf.dumps([p])) == [p]
 
 
 def test_forced_pass_is_written_ps() -> None:

@@ -135,6 +135,10 @@ def test_write_with_given_names(tmp_path: Path) -> None:
         wthor.write_wtb(path, [rec], players=["a"], tournaments=["e"])
     with pytest.raises(ValueError, match="8x8"):
         wthor.write_wtb(path, [GameRecord(size=6)])
+    with pytest.raises(ValueError, match=re.escape("game 2: move 1 (a1) is illegal")):
+        wthor.write_wtb(path, [rec, GameRecord(moves=[0])])
+    with pytest.raises(ValueError, match="not a square index"):
+        wthor.write_wtb(path, [GameRecord(moves=[99])])
 
 
 def _valid_file(tmp_path: Path) -> bytes:
@@ -213,3 +217,26 @@ def test_name_file_round_trip(tmp_path: Path) -> None:
         wthor.write_names(tmp_path / "a.JOU", ["x" * 20])
     with pytest.raises(ValueError, match="Latin-1"):
         wthor.write_names(tmp_path / "a.JOU", ["日本"])
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 16 + 68 * 2 - 1), st.integers(0, 255)), min_size=1, max_size=4
+    )
+)
+def test_fuzz_corrupted_valid_file(tmp_path: Path, edits: list[tuple[int, int]]) -> None:
+    data = bytearray(_valid_file(tmp_path))
+    for pos, value in edits:
+        data[pos] = value
+    path = tmp_path / "c.wtb"
+    path.write_bytes(bytes(data))
+    try:
+        recs = list(wthor.read_wtb(path))
+    except FormatError as exc:
+        assert exc.path == str(path)
+        return
+    for r in recs:  # accepted: legal games, and passes can be put back
+        assert r.board().move_stack == r.with_passes()

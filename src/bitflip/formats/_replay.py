@@ -24,14 +24,12 @@ OFF_BOARD = 1
 ILLEGAL = 2
 BAD_PASS = 3
 GAME_OVER = 4
-MUST_PASS = 5
 
 REASONS = {
     OFF_BOARD: "is not a square of the board",
     ILLEGAL: "is illegal",
     BAD_PASS: "is a pass but the side to move has a legal move",
     GAME_OVER: "comes after the end of the game",
-    MUST_PASS: "is illegal",
 }
 
 _U0 = np.uint64(0)
@@ -97,16 +95,16 @@ def _replay_kernel(
                     bad[g] = i
                     reason[g] = 4
                     break
-                out[g, k] = 64
-                k += 1
-                p, o = o, p
-                black_to_move = not black_to_move
                 if not (p | o) & bit:
-                    f = bb.flips(p, o, m)
+                    f = bb.flips(o, p, m)
                 if f == _U0:
                     bad[g] = i
                     reason[g] = 2
                     break
+                out[g, k] = 64
+                k += 1
+                p, o = o, p
+                black_to_move = not black_to_move
             p, o = o ^ f, p | f | bit
             black_to_move = not black_to_move
             out[g, k] = m

@@ -97,7 +97,7 @@ def _iter_lines(lines: Iterable[str], path: str | os.PathLike[str] | None) -> It
 
 def loads(text: str, *, path: str | os.PathLike[str] | None = None) -> list[ObfPosition]:
     """The positions of an OBF text."""
-    return list(_iter_lines(text.split("\n"), path))
+    return list(_iter_lines(re.split(r"\r\n|\r|\n", text), path))
 
 
 def read(path: str | os.PathLike[str]) -> Iterator[ObfPosition]:

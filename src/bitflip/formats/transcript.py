@@ -8,6 +8,7 @@ parsed transcript always has its passes written out and is checked to be a legal
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def loads(
     text: str, size: int = 8, *, path: str | os.PathLike[str] | None = None
 ) -> list[GameRecord]:
     """Games of a transcript file's text: one per line; blank and ``#`` lines skipped."""
-    return list(_iter_lines(text.split("\n"), size, path))
+    return list(_iter_lines(re.split(r"\r\n|\r|\n", text), size, path))
 
 
 def _iter_lines(
