@@ -12,6 +12,8 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from bitflip.cli.errors import CommandError
+
 # Subcommand modules, in the order --help lists them.
 COMMANDS: tuple[str, ...] = (
     "play",
@@ -20,10 +22,6 @@ COMMANDS: tuple[str, ...] = (
     "db",
     "arena",
 )
-
-
-class CommandError(Exception):
-    """An error to report to the user in one line."""
 
 
 def build_parser() -> argparse.ArgumentParser:
