@@ -154,3 +154,14 @@ def test_rate_a_stored_database(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert all(name in out for name in ("random", "greedy", "positional"))
     assert main(["arena", "--db", str(tmp_path / "none.sqlite")]) == 2
     assert "no such results database" in capsys.readouterr().err
+
+
+def test_one_line_error_through_python_m(tmp_path: Path) -> None:
+    # Under 'python -m bitflip.cli.main' the module is __main__: errors must still be one line.
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text("[arena]\nspeed = 3\n")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    cmd = [sys.executable, "-m", "bitflip.cli.main", "arena", "random", "greedy"]
+    done = subprocess.run([*cmd, "--config", str(cfg)], env=env, capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.strip() == f"bitflip arena: error: {cfg}: unknown key 'speed' in [arena]"

@@ -83,7 +83,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
     """Defaults, then the config file, then the command line."""
-    from bitflip.cli.main import CommandError
+    from bitflip.cli.errors import CommandError
 
     values = dict(_DEFAULTS)
     if args.config is not None:
@@ -238,7 +238,7 @@ def _rate_stored(s: dict[str, Any]) -> int:
 def _write_ggf(games: list[Any], path: Path) -> None:
     import importlib
 
-    from bitflip.cli.main import CommandError
+    from bitflip.cli.errors import CommandError
 
     try:
         ggf = importlib.import_module("bitflip.formats.ggf")
