@@ -18,6 +18,7 @@ COMMANDS: tuple[str, ...] = (
     "perft",
     "convert",
     "db",
+    "train",
 )
 
 

@@ -1,8 +1,9 @@
 """Fit the pattern evaluation by regression on positions of WTHOR games.
 
 Every position before a move of every game becomes a sample; its target is the final disc
-difference from the mover's view (empties to the winner), or, for the last ``depth`` empties of
-files that store it, the WTHOR theoretical score (perfect play from there on). Games, never
+difference from the mover's view (empties to the winner), or, for positions with at least
+``depth`` empties in files that store it, the WTHOR theoretical score (perfect play from the
+game's position at ``depth`` empties, so free of the players' endgame errors). Games, never
 positions, are split between training and held-out sets. The fit is normalised least-mean-
 squares SGD in numba over the raw pattern tables (all 8 orientations share a table), one set
 per phase; after each epoch a checkpoint is written, so a killed run resumes where it stopped.
@@ -54,7 +55,9 @@ class PatternsFitConfig:
     phases: int = 15
     """Weight sets by number of empties (equal-width bins over 0..60)."""
     target: str = "theoretical"
-    """"final": final disc difference; "theoretical": WTHOR perfect-play score where stored."""
+    """"final": final disc difference; "theoretical": the WTHOR perfect-play score of the game's
+    position at ``depth`` empties (exact there, and free of the players' endgame errors before
+    it) for positions with at least that many empties, the final difference after it."""
     epochs: int = 6
     learning_rate: float = 0.5
     """NLMS step at the first epoch (0 < lr < 2), decayed by ``decay`` each epoch."""
@@ -138,62 +141,47 @@ class GameArrays:
     files: list[str] = field(default_factory=list)
 
 
-def wthor_depth(path: Path) -> int:
-    """Header byte P3 of a .wtb file: empties from which the theoretical score is exact."""
-    with open(path, "rb") as f:
-        head = f.read(16)
-    if len(head) < 16:
-        raise ValueError(f"{path}: too short for a WTHOR header")
-    return head[14]
-
-
-def wthor_year(path: Path) -> int:
-    with open(path, "rb") as f:
-        head = f.read(16)
-    if len(head) < 16:
-        raise ValueError(f"{path}: too short for a WTHOR header")
-    return int.from_bytes(head[10:12], "little")
-
-
 def load_games(cfg: PatternsFitConfig) -> GameArrays:
-    """Read the configured WTHOR files (through ``bitflip.formats.wthor.read_wtb``)."""
-    from bitflip.formats.wthor import read_wtb
+    """Read the configured WTHOR files (``bitflip.formats.wthor``; every game is replayed)."""
+    from bitflip.formats.wthor import load_wtb, read_header, wtb_files
 
     root = Path(cfg.wthor)
-    if root.is_dir():
-        files = sorted(f for f in root.iterdir() if f.suffix.lower() == ".wtb")
-    elif root.is_file():
-        files = [root]
-    else:
+    if not root.exists():
         raise OSError(f"WTHOR data {root} does not exist")
-    files = [f for f in files if cfg.first_year <= wthor_year(f) <= cfg.last_year]
+    files = [f for f in wtb_files(root) if cfg.first_year <= read_header(f).year <= cfg.last_year]
     if not files:
         raise ValueError(f"no .wtb files in {root} for years {cfg.first_year}-{cfg.last_year}")
-    moves: list[list[int]] = []
-    scores: list[int] = []
-    theory: list[int] = []
-    depth: list[int] = []
+    moves: list[np.ndarray] = []
+    scores: list[np.ndarray] = []
+    theory: list[np.ndarray] = []
+    depth: list[np.ndarray] = []
+    used: list[str] = []
+    total = 0
     for f in files:
-        d = wthor_depth(f)
-        for rec in read_wtb(f, players=[], tournaments=[], check=False):
-            moves.append([int(m) for m in rec.moves][:60])
-            scores.append(int(rec.black_score or 0))
-            t = rec.theoretical_score
-            theory.append(int(t) if t is not None and d > 0 else -1)
-            depth.append(d)
-            if cfg.max_games and len(moves) >= cfg.max_games:
-                break
-        if cfg.max_games and len(moves) >= cfg.max_games:
+        games = load_wtb(f)
+        n = len(games)
+        if cfg.max_games:
+            n = min(n, cfg.max_games - total)
+        d = games.header.depth
+        sq = games.squares()[:n]
+        if (sq > 63).any():
+            raise ValueError(f"{f}: a move byte is not a square")
+        moves.append(np.where(sq < 0, -1, sq).astype(np.int8))
+        scores.append(games.black_score[:n].astype(np.int8))
+        theory.append(
+            games.theoretical[:n].astype(np.int8) if d > 0 else np.full(n, -1, dtype=np.int8)
+        )
+        depth.append(np.full(n, d, dtype=np.int8))
+        used.append(str(f))
+        total += n
+        if cfg.max_games and total >= cfg.max_games:
             break
-    arr = np.full((len(moves), 60), -1, dtype=np.int8)
-    for g, ms in enumerate(moves):
-        arr[g, : len(ms)] = ms
     return GameArrays(
-        arr,
-        np.array(scores, dtype=np.int8),
-        np.array(theory, dtype=np.int8),
-        np.array(depth, dtype=np.int8),
-        [str(f) for f in files],
+        np.concatenate(moves),
+        np.concatenate(scores),
+        np.concatenate(theory),
+        np.concatenate(depth),
+        used,
     )
 
 
@@ -256,7 +244,7 @@ def _replay_positions(
             if e < min_empties:
                 continue
             v = float(final)
-            if use_theory and theory[g] >= 0 and e <= depth[g]:
+            if use_theory and theory[g] >= 0 and e >= depth[g]:
                 v = float(2 * np.int64(theory[g]) - 64)
             out_p[k] = pos_p[i]
             out_o[k] = pos_o[i]
@@ -523,7 +511,9 @@ phase), {weights.n_phases} phases by number of empties.
   {r.train_games} games ({r.train_positions} positions) for training, {r.holdout_games} games
   ({r.holdout_positions} positions) held out.
 - Target: {
-        "WTHOR theoretical score where stored, else the" if cfg.target == "theoretical" else "the"
+        "WTHOR theoretical score (perfect play from 24 empties) down to 24 empties, then the"
+        if cfg.target == "theoretical"
+        else "the"
     } final disc difference, from the side to move's view.
 - Method: normalised LMS SGD, {cfg.epochs} epochs, learning rate {cfg.learning_rate} x
   {cfg.decay}^epoch.
