@@ -58,9 +58,8 @@ class Evaluation:
 @njit(cache=True)
 def _positional(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
     # w[0:64]: disc-square table; w[64]: weight of one move of mobility; w[65]: overall scale.
-    table = w[:64].astype(np.int64)
     mob = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
-    return int((disc_square_score(p, o, table) + w[64] * mob) * w[65])
+    return int((disc_square_score(p, o, w) + w[64] * mob) * w[65])
 
 
 @njit(cache=True)

@@ -85,40 +85,57 @@ def _edge_runs(p: np.uint64, edge: np.uint64, corners: np.uint64) -> np.uint64:
 
 
 @njit(cache=True)
-def firebrand_features(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.ndarray:
-    """The 8 FIREBRAND features of (p, o), side to move minus opponent, as float64[8]."""
+def _firebrand(
+    p: np.uint64, o: np.uint64, mask: np.uint64
+) -> tuple[float, float, float, float, float, float, float, float]:
+    # The features as a tuple (no allocation inside search).
     size = board_size(mask)
-    f = np.zeros(NUM_FIREBRAND, dtype=np.float64)
     corners = CORNERS[size]
     edge = EDGES[size]
     empty = mask & ~(p | o)
-    f[0] = popcount(p & corners) - popcount(o & corners)
     occ = p | o
+    f0 = float(popcount(p & corners) - popcount(o & corners))
+    f1 = 0.0
     for k in range(4):
         if CORNER_NEIGHBOURS[size, k, 0] & occ:
             continue
         near = CORNER_NEIGHBOURS[size, k, 1] | CORNER_NEIGHBOURS[size, k, 2]
-        f[1] += popcount(p & near) - popcount(o & near)
+        f1 += popcount(p & near) - popcount(o & near)
     plain_edge = edge & ~corners & ~C_SQUARES[size]
-    f[2] = popcount(p & plain_edge) - popcount(o & plain_edge)
+    f2 = float(popcount(p & plain_edge) - popcount(o & plain_edge))
     nrings = size // 2
+    f3 = 0.0
     for r in range(1, nrings):
-        f[3] += (popcount(p & RINGS[size, r]) - popcount(o & RINGS[size, r])) * r / (nrings - 1)
-    f[4] = popcount(p) - popcount(o)
-    f[5] = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
+        f3 += (popcount(p & RINGS[size, r]) - popcount(o & RINGS[size, r])) * r / (nrings - 1)
+    f4 = float(popcount(p) - popcount(o))
+    f5 = float(popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask)))
     near_empty = neighbours(empty, mask)
     loose_edge = edge & ~corners & near_empty
-    f[6] = (popcount(p & ~near_empty) - popcount(o & ~near_empty)) - (
-        popcount(p & loose_edge) - popcount(o & loose_edge)
+    f6 = float(
+        (popcount(p & ~near_empty) - popcount(o & ~near_empty))
+        - (popcount(p & loose_edge) - popcount(o & loose_edge))
     )
-    f[7] = popcount(_edge_runs(p, edge, corners)) - popcount(_edge_runs(o, edge, corners))
-    return f
+    f7 = float(popcount(_edge_runs(p, edge, corners)) - popcount(_edge_runs(o, edge, corners)))
+    return (f0, f1, f2, f3, f4, f5, f6, f7)
+
+
+@njit(cache=True)
+def firebrand_features(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.ndarray:
+    """The 8 FIREBRAND features of (p, o), side to move minus opponent, as float64[8].
+
+    Public for learning code (TD(lambda) fits ``w`` and ``W`` over these values).
+    """
+    f = _firebrand(p, o, mask)
+    out = np.empty(NUM_FIREBRAND, dtype=np.float64)
+    for i in range(NUM_FIREBRAND):
+        out[i] = f[i]
+    return out
 
 
 @njit(cache=True)
 def firebrand_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> float:
     """The FIREBRAND value in discs; ``w[:8]`` are the w_i, ``w[8:16]`` the W_i."""
-    f = firebrand_features(p, o, mask)
+    f = _firebrand(p, o, mask)
     t = game_progress(p, o, mask)
     s = 0.0
     for i in range(NUM_FIREBRAND):

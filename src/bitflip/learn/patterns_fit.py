@@ -58,8 +58,8 @@ class PatternsFitConfig:
     """"final": final disc difference; "theoretical": the WTHOR perfect-play score of the game's
     position at ``depth`` empties (exact there, and free of the players' endgame errors before
     it) for positions with at least that many empties, the final difference after it."""
-    epochs: int = 6
-    learning_rate: float = 0.5
+    epochs: int = 4
+    learning_rate: float = 0.05
     """NLMS step at the first epoch (0 < lr < 2), decayed by ``decay`` each epoch."""
     decay: float = 0.6
     min_empties: int = 0
