@@ -66,8 +66,10 @@ def main() -> None:
 
         cfg = PatternsFitConfig(wthor=args.wthor, target="final")
         samples, _ = build_samples(load_games(cfg), cfg)
-    print(f"machine: {platform.processor() or platform.machine()}, python "
-          f"{platform.python_version()}; {args.positions} positions from random games")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, python "
+        f"{platform.python_version()}; {args.positions} positions from random games"
+    )
     print("| evaluation | M evals/s | MAE vs final result (discs) |")
     print("|---|---|---|")
     for name in [*KINDS, "default"]:
