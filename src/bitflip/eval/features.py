@@ -165,7 +165,7 @@ def stable_discs(p: np.uint64, o: np.uint64, mask: np.uint64) -> tuple[np.uint64
 def corner_features(p: np.uint64, o: np.uint64, mask: np.uint64) -> tuple[int, int, int]:
     """(corners, X-squares, C-squares) differences; X and C count only next to an empty corner."""
     size = board_size(mask)
-    corners = popcount(p & CORNERS[size]) - popcount(o & CORNERS[size])
+    corners = int(popcount(p & CORNERS[size]) - popcount(o & CORNERS[size]))
     x = 0
     c = 0
     occ = p | o
@@ -174,8 +174,8 @@ def corner_features(p: np.uint64, o: np.uint64, mask: np.uint64) -> tuple[int, i
             continue
         xs = CORNER_NEIGHBOURS[size, k, 1]
         cs = CORNER_NEIGHBOURS[size, k, 2]
-        x += popcount(p & xs) - popcount(o & xs)
-        c += popcount(p & cs) - popcount(o & cs)
+        x += int(popcount(p & xs) - popcount(o & xs))
+        c += int(popcount(p & cs) - popcount(o & cs))
     return corners, x, c
 
 

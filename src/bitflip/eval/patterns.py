@@ -189,7 +189,7 @@ def patterns_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -
     s = w[base] + w[base + 1] * mob
     for i in range(INST_LEN.shape[0]):
         s += w[base + INST_OFFSET[i] + pattern_index(p, o, INST_SQUARES[i], INST_LEN[i])]
-    return s
+    return float(s)
 
 
 def fold_weights(raw: np.ndarray) -> np.ndarray:
@@ -228,4 +228,4 @@ def raw_score(p: np.uint64, o: np.uint64, mask: np.uint64, raw: np.ndarray, phas
     s = block[0] + block[1] * mob
     for j in range(ORIENT_LEN.shape[0]):
         s += block[ORIENT_OFFSET[j] + pattern_index(p, o, ORIENT_SQUARES[j], ORIENT_LEN[j])]
-    return s
+    return float(s)

@@ -223,7 +223,7 @@ def _replay_positions(
             pos_p[m] = p
             pos_o[m] = o
             pos_black[m] = black
-            f = flips(p, o, sq)
+            f = flips(p, o, int(sq))
             p, o = o ^ f, p | f | bit
             black = not black
             m += 1
@@ -313,7 +313,7 @@ def _sgd_epoch(
         block[1] += step * mob
         for j in range(n_or):
             block[idx[j]] += step
-    return total / max(order.shape[0], 1)
+    return float(total / max(order.shape[0], 1))
 
 
 @njit(cache=True)
