@@ -4,6 +4,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from numba import njit
 
 from bitflip.core.bitboard import transform
 from bitflip.core.geometry import board_mask
@@ -78,3 +79,24 @@ def test_unknown_names_and_missing_files(tmp_path: Path) -> None:
     bad.write_text('{"format": "other"}')
     with pytest.raises(ValueError, match="unknown weights format"):
         load_evaluation(str(bad))
+
+
+@njit(cache=True)
+def _sum_in_kernel(p: np.ndarray, o: np.ndarray, kind: int, w: np.ndarray) -> int:
+    total = 0
+    for i in range(p.shape[0]):
+        total += evaluate(p[i], o[i], np.uint64(0xFFFFFFFFFFFFFFFF), kind, w)
+    return total
+
+
+@pytest.mark.parametrize("name", [*KINDS, "default"])
+def test_callable_from_a_search_kernel(name: str) -> None:
+    # Search kernels pass (kind, weights) through: one compiled caller serves every kind.
+    if name == "patterns" and shipped_pattern_file() is None:
+        pytest.skip("no shipped pattern weights")
+    ev = load_evaluation(name)
+    pos = random_positions(20, seed=21)
+    p = np.array([a for a, _ in pos], dtype=np.uint64)
+    o = np.array([b for _, b in pos], dtype=np.uint64)
+    want = sum(int(evaluate(a, b, board_mask(8), ev.kind, ev.weights)) for a, b in pos)
+    assert _sum_in_kernel(p, o, ev.kind, ev.weights) == want
