@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "convert",
     "db",
     "arena",
+    "train",
 )
 
 
