@@ -121,3 +121,11 @@ def test_missing_data_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
     cfg.write_text(f'[patterns]\nwthor = "{tmp_path / "nothing"}"\nout = "{tmp_path / "r"}"\n')
     assert main(["train", "patterns", "--config", str(cfg)]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_missing_extra_data_is_named(tmp_path: Path) -> None:
+    from bitflip.learn.patterns_fit import load_games
+
+    cfg = PatternsFitConfig(wthor=str(tmp_path), extra=[str(tmp_path / "book.wtb")])
+    with pytest.raises(OSError, match="book.wtb"):
+        load_games(cfg)

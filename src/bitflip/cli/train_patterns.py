@@ -17,6 +17,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     p.add_argument("--config", required=True, help="TOML file (see configs/patterns.toml)")
     p.add_argument("--wthor", help="WTHOR folder or .wtb file (overrides the config)")
+    p.add_argument(
+        "--extra",
+        action="append",
+        metavar="WTB",
+        help="extra .wtb file or folder (repeatable; replaces the config's list)",
+    )
+    p.add_argument("--no-extra", action="store_true", help="ignore the config's extra sources")
     p.add_argument("--out", help="run folder (overrides the config)")
     p.add_argument("--epochs", type=int, help="epochs (overrides the config)")
     p.add_argument("--max-games", type=int, help="use at most this many games (0: all)")
@@ -29,10 +36,15 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.learn.patterns_fit import PatternsFitConfig, fit_patterns
 
     cfg = PatternsFitConfig.from_toml(args.config)
-    if args.wthor:
-        cfg.wthor = args.wthor
-    elif "BITFLIP_DATA" in os.environ and cfg.wthor == PatternsFitConfig.wthor:
-        cfg.wthor = os.path.join(os.environ["BITFLIP_DATA"], "wthor")
+    data = os.environ.get("BITFLIP_DATA")
+
+    def located(path: str) -> str:
+        # Config paths under ../shared/data/ follow $BITFLIP_DATA when it is set.
+        prefix = "../shared/data/"
+        return os.path.join(data, path[len(prefix) :]) if data and path.startswith(prefix) else path
+
+    cfg.wthor = args.wthor or located(cfg.wthor)
+    cfg.extra = [] if args.no_extra else [located(e) for e in (args.extra or cfg.extra)]
     if args.out:
         cfg.out = args.out
     if args.epochs is not None:

@@ -42,6 +42,8 @@ class PatternsFitConfig:
 
     wthor: str = "../shared/data/wthor"
     """A folder of .wtb files, or one file."""
+    extra: list[str] = field(default_factory=list)
+    """More .wtb files or folders (e.g. the Logistello book games); split by game with the rest."""
     first_year: int = 0
     """Use files whose header year is at least this (0: no limit)."""
     last_year: int = 9999
@@ -94,7 +96,16 @@ class PatternsFitConfig:
 
     def data_key(self) -> str:
         """Hash of the settings that decide the samples (the dataset cache's name)."""
-        keys = ("wthor", "first_year", "last_year", "max_games", "holdout", "seed", "target")
+        keys = (
+            "wthor",
+            "extra",
+            "first_year",
+            "last_year",
+            "max_games",
+            "holdout",
+            "seed",
+            "target",
+        )
         text = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
@@ -149,6 +160,10 @@ def load_games(cfg: PatternsFitConfig) -> GameArrays:
     if not root.exists():
         raise OSError(f"WTHOR data {root} does not exist")
     files = [f for f in wtb_files(root) if cfg.first_year <= read_header(f).year <= cfg.last_year]
+    for extra in cfg.extra:
+        if not Path(extra).exists():
+            raise OSError(f"extra WTHOR data {extra} does not exist")
+        files += wtb_files(extra)
     if not files:
         raise ValueError(f"no .wtb files in {root} for years {cfg.first_year}-{cfg.last_year}")
     moves: list[np.ndarray] = []
