@@ -6,8 +6,6 @@ import io
 
 import pytest
 
-pytest.importorskip("bitflip.engine", reason="until branch `search` is merged")
-
 from bitflip.cli.main import main
 
 

@@ -136,12 +136,8 @@ def test_agent_spec_and_bad_specs() -> None:
 # --- against our own engine: `bitflip nboard` in a subprocess -------------------------------
 
 BITFLIP_NBOARD = [sys.executable, "-m", "bitflip.cli.main", "nboard", "--tt-mb", "4"]
-needs_engine = pytest.mark.skipif(  # until branch `search` (bitflip.engine) is merged
-    not (HERE.parent.parent / "src" / "bitflip" / "engine.py").exists(), reason="no bitflip.engine"
-)
 
 
-@needs_engine
 def test_client_drives_bitflip_nboard() -> None:
     with NBoardEngine.popen(BITFLIP_NBOARD, depth=2, env=ENV, timeout=120) as engine:
         assert engine.name == "bitflip"
@@ -175,7 +171,6 @@ def endgame_board() -> Board:
     return loads(game)[0].board()
 
 
-@needs_engine
 def test_nboard_agent_plays_a_legal_game_against_random(monkeypatch: pytest.MonkeyPatch) -> None:
     from bitflip.core.board import BLACK
 
@@ -194,7 +189,6 @@ def test_nboard_agent_plays_a_legal_game_against_random(monkeypatch: pytest.Monk
         nboard.close()  # type: ignore[attr-defined]
 
 
-@needs_engine
 def test_bitflip_nboard_killed_mid_game_is_a_clear_error() -> None:
     engine = NBoardEngine.popen(BITFLIP_NBOARD, depth=1, env=ENV, timeout=120)
     board = Board()

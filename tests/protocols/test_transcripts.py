@@ -17,11 +17,8 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("bitflip.engine", reason="until branch `search` is merged")
-
-from bitflip.engine import Engine
-
 from bitflip.core.board import Board
+from bitflip.engine import Engine
 from bitflip.protocols.nboard import NBoardServer
 
 TRANSCRIPTS = sorted((Path(__file__).parent / "transcripts").glob("*.txt"))
