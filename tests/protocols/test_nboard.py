@@ -226,3 +226,13 @@ def test_end_of_input_finishes_the_running_search() -> None:
     assert server.run(["nboard 2", "go"]) == 0
     assert not server.thinking
     assert "=== d3/1.25/0.0" in out.getvalue().splitlines()
+
+
+def test_an_internal_error_keeps_the_session() -> None:
+    class Broken(RecordingEngine):
+        def set_position(self, board: Board) -> None:
+            raise TypeError("a bug")
+
+    out, err = session(Broken(), ["go", "ping 1"])
+    assert out == ["pong 1"]
+    assert "internal error TypeError('a bug') (line 'go'): ignored" in err

@@ -192,6 +192,8 @@ class NBoardServer:
                 self.warn(f"unknown command {text!r}: ignored")
         except ValueError as exc:
             self.warn(f"{exc} (line {text!r}): ignored")
+        except Exception as exc:  # a bug of ours must not end the GUI's session
+            self.warn(f"internal error {exc!r} (line {text!r}): ignored")
         return True
 
     # --- threads ----------------------------------------------------------------------------
