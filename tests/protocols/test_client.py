@@ -131,6 +131,8 @@ def test_agent_spec_and_bad_specs() -> None:
         make_agent("nboard:depth=0,cmd=edax")
     with pytest.raises(AgentSpecError, match="cmd"):
         make_agent("nboard:depth=3")
+    with pytest.raises(AgentSpecError, match="cmd= must come last"):
+        make_agent("nboard:cmd=edax -nboard,depth=3")
 
 
 # --- against our own engine: `bitflip nboard` in a subprocess -------------------------------

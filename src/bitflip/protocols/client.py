@@ -474,6 +474,12 @@ class NBoardAgent:
 
         if not isinstance(cmd, str) or not cmd.strip():
             raise AgentSpecError("the nboard agent needs cmd=COMMAND (last in the spec)")
+        for key in ("depth", "timeout"):
+            if f",{key}=" in cmd:
+                raise AgentSpecError(
+                    f"cmd= must come last in an nboard spec (it takes the rest, commas "
+                    f"included): put {key}= before it, not in {cmd!r}"
+                )
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise AgentSpecError(f"nboard depth must be a whole number >= 1, not {depth!r}")
         self.cmd = cmd
