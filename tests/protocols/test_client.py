@@ -131,8 +131,13 @@ def test_agent_spec_and_bad_specs() -> None:
         make_agent("nboard:depth=0,cmd=edax")
     with pytest.raises(AgentSpecError, match="cmd"):
         make_agent("nboard:depth=3")
-    with pytest.raises(AgentSpecError, match="cmd= must come last"):
-        make_agent("nboard:cmd=edax -nboard,depth=3")
+    # cmd= takes the rest of the spec, but a trailing depth/timeout is taken back out.
+    agent = make_agent("nboard:cmd=my engine -x a,b,depth=3,timeout=7.5")
+    assert (agent.cmd, agent.depth, agent.timeout) == ("my engine -x a,b", 3, 7.5)  # type: ignore[attr-defined]
+    with pytest.raises(AgentSpecError, match="depth"):
+        make_agent("nboard:cmd=edax,depth=0")
+    with pytest.raises(AgentSpecError, match="depth must be a whole number"):
+        make_agent("nboard:cmd=edax,depth=deep")
 
 
 # --- against our own engine: `bitflip nboard` in a subprocess -------------------------------

@@ -16,8 +16,9 @@ waiting for and its last lines on stderr. Lines the client does not need (``stat
 client sends ``ping``/``pong`` so that a late answer to an earlier question is never taken for
 the current one. One object talks to one process and is not thread-safe.
 
-The agent spec ``nboard:depth=N,cmd=COMMAND`` (``cmd`` last: it takes the rest of the spec,
-commas and spaces included) lets such an engine play in tournaments.
+The agent spec ``nboard:cmd=COMMAND,depth=N,timeout=S`` lets such an engine play in
+tournaments (``cmd`` takes the rest of the spec, spaces and commas included, except a trailing
+``depth=``/``timeout=``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import os
 import queue
+import re
 import shlex
 import subprocess
 import threading
@@ -448,11 +450,28 @@ def _kill(process: subprocess.Popen[str]) -> None:
             process.wait(1.0)
 
 
+_TRAILING = re.compile(r",\s*(depth|timeout)=([^,]*)$")
+
+
+def _split_trailing_params(cmd: str) -> tuple[str, dict[str, str]]:
+    """``"edax -nboard,depth=8"`` -> ``("edax -nboard", {"depth": "8"})``.
+
+    The spec parser gives ``cmd=`` the rest of the spec, so ``nboard:cmd=X,depth=8`` arrives
+    with the depth inside the command; it is taken back out here (for depth and timeout).
+    """
+    found: dict[str, str] = {}
+    while (m := _TRAILING.search(cmd)) is not None and m.group(1) not in found:
+        found[m.group(1)] = m.group(2).strip()
+        cmd = cmd[: m.start()]
+    return cmd, found
+
+
 class NBoardAgent:
     """An external NBoard engine as an :class:`~bitflip.agents.Agent` (spec ``nboard:...``).
 
     Args:
-        cmd: the engine's command line, e.g. ``"edax -nboard -q"``; in a spec it comes last.
+        cmd: the engine's command line, e.g. ``"edax -nboard"``. In a spec it takes the rest
+            of the spec, commas included, except a trailing ``,depth=N`` or ``,timeout=S``.
         depth: ``set depth`` for every move.
         timeout: seconds to wait for each move.
         seed: accepted for the registry's sake; the external engine has its own randomness.
@@ -474,12 +493,15 @@ class NBoardAgent:
 
         if not isinstance(cmd, str) or not cmd.strip():
             raise AgentSpecError("the nboard agent needs cmd=COMMAND (last in the spec)")
-        for key in ("depth", "timeout"):
-            if f",{key}=" in cmd:
+        if isinstance(cmd, str):
+            cmd, trailing = _split_trailing_params(cmd)
+            try:
+                depth = int(trailing.get("depth", depth))
+                timeout = float(trailing.get("timeout", timeout))
+            except ValueError:
                 raise AgentSpecError(
-                    f"cmd= must come last in an nboard spec (it takes the rest, commas "
-                    f"included): put {key}= before it, not in {cmd!r}"
-                )
+                    f"nboard depth must be a whole number and timeout a number: {trailing}"
+                ) from None
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise AgentSpecError(f"nboard depth must be a whole number >= 1, not {depth!r}")
         self.cmd = cmd
