@@ -6,9 +6,9 @@ stdin and one reply per line on stdout:
 =====================  ===================================================================
 ``nboard 2``           start; we answer ``set myname bitflip``
 ``set depth N``        search depth; ``N`` at or above the number of empties means an exact
-                       solve, as in Edax
+                       solve, as in Edax (before any ``set depth``, the engine's level rules)
 ``set game GGF``       the position at the end of a GGF game record (its moves included)
-``set contempt N``     accepted; our search has no contempt (a draw is worth 0 discs)
+``set contempt N``     accepted (noted on stderr): our search scores every draw as 0
 ``move f5/eval/time``  play a move on the current position (``/eval/time`` optional; a bare
                        ``f5`` line, as NBoard 1.1 sends, also works)
 ``hint N``             ``search <move> <eval> 0 <depth>`` for the N best moves, between a
