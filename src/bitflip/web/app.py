@@ -160,13 +160,15 @@ def create_app(
     @app.post("/api/games/{game_id}/hint", response_model=api.Hints, tags=["analysis"])
     def hint(game_id: str, req: api.HintRequest | None = None) -> api.Hints:
         """Every legal move's score in discs (side to move's view); ``exact`` when solved."""
-        return manager.hints(game_id, (req or api.HintRequest()).seconds)
+        return manager.hints(game_id, (req or api.HintRequest.model_validate({})).seconds)
 
     @app.post("/api/games/{game_id}/analyse", response_model=api.GameView, tags=["analysis"])
     def analyse(game_id: str, req: api.AnalyseRequest | None = None) -> api.GameView:
         """Score every move of the line in the background; poll the game for ``analysis``."""
         return manager.view(
-            manager.analyse(game_id, (req or api.AnalyseRequest()).seconds_per_move)
+            manager.analyse(
+                game_id, (req or api.AnalyseRequest.model_validate({})).seconds_per_move
+            )
         )
 
     @app.get("/api/games/{game_id}/export", tags=["save and load"])
@@ -179,7 +181,10 @@ def create_app(
         s = manager.get(game_id)
         with s.lock:
             st = s.state
-            names = tuple("you" if st.is_human(c) else st.opponent for c in (BLACK, WHITE))
+            names = tuple(
+                ("" if st.human == "both" else "you") if st.is_human(c) else st.opponent
+                for c in (BLACK, WHITE)
+            )
             text = records.write(records.record_of(st, (names[0], names[1])), format)
         ext = "ggf" if format == "ggf" else "txt"
         headers = {}

@@ -207,9 +207,9 @@ class GameState:
         state = cls(**d)
         state.evals = {e.ply: e for e in evals}
         state.analysis = {a.ply: a for a in analysis}
-        state.board()  # replays the line: a corrupt row fails here, not later
         if not 0 <= state.cursor <= len(state.line):
             raise ValueError(f"game {state.id}: cursor {state.cursor} outside its line")
+        state.board(len(state.line))  # replays the line: a corrupt row fails here, not later
         return state
 
 

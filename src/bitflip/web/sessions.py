@@ -96,7 +96,7 @@ class GameManager:
         if req.moves:
             from bitflip.web.records import read_transcript
 
-            moves = read_transcript(req.moves, size, start).moves
+            moves = read_transcript(req.moves, size, start).moves  # FormatError is a ValueError
         return self._add(
             GameState.new(
                 uuid.uuid4().hex[:12],
@@ -422,7 +422,9 @@ class GameManager:
         if outcome is not None:
             winner = None if outcome.winner is None else color_name(outcome.winner)
             text = f"Draw {outcome}" if winner is None else f"{winner.capitalize()} wins {outcome}"
-            result = api.Result(winner=winner, black=outcome.black, white=outcome.white, text=text)
+            result = api.Result.model_validate(
+                {"winner": winner, "black": outcome.black, "white": outcome.white, "text": text}
+            )
         flips = board.last_flips()
         flipped = [name(sq) for sq in g.squares if flips >> sq & 1]
         evals = [
