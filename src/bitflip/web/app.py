@@ -22,14 +22,8 @@ from fastapi.staticfiles import StaticFiles
 
 from bitflip.agents import agent_names
 from bitflip.core.board import BLACK, WHITE
-from bitflip.web import api, records
-from bitflip.web.engine_bridge import (
-    EngineUnavailable,
-    default_level,
-    default_opponent,
-    engine_available,
-    levels,
-)
+from bitflip.web import api, engine_bridge, records
+from bitflip.web.engine_bridge import EngineUnavailable
 from bitflip.web.games import GameError
 from bitflip.web.sessions import Conflict, GameManager, UnknownGame
 from bitflip.web.store import GameStore
@@ -47,7 +41,9 @@ def create_app(
 ) -> FastAPI:
     """The web app over the games in ``db_path``; ``opponent`` is a new game's default."""
     manager = GameManager(
-        GameStore(db_path), default_opponent=opponent or default_opponent(), workers=workers
+        GameStore(db_path),
+        default_opponent=opponent or engine_bridge.default_opponent(),
+        workers=workers,
     )
 
     @asynccontextmanager
@@ -78,13 +74,13 @@ def create_app(
     def agents() -> api.AgentsInfo:
         """The opponents this server can build: registry names, engine levels, examples."""
         examples = ["random", "greedy", "positional", "minimax:depth=2", "minimax:depth=4"]
-        if engine_available():
-            examples = [f"engine:level={n}" for n in levels()] + examples
+        if engine_bridge.engine_available():
+            examples = [f"engine:level={n}" for n in engine_bridge.levels()] + examples
         return api.AgentsInfo(
             default=manager.default_opponent,
-            engine=engine_available(),
-            levels=levels(),
-            default_level=default_level(),
+            engine=engine_bridge.engine_available(),
+            levels=engine_bridge.levels(),
+            default_level=engine_bridge.default_level(),
             agents=agent_names(),
             examples=examples,
         )
