@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from fastapi.testclient import TestClient
 
 from bitflip.web.app import create_app
@@ -214,3 +215,16 @@ def test_agents_and_docs(client: TestClient) -> None:
         assert p in paths
     assert client.get("/").status_code == 200
     assert client.get("/static/app.js").status_code == 200
+
+
+def test_idle_games_leave_memory_but_not_the_store(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bitflip.web.sessions as sessions
+
+    monkeypatch.setattr(sessions, "MAX_LIVE", 2)
+    manager = client.app.state.manager  # type: ignore[attr-defined]
+    games = [new(client, human="both", moves="f5") for _ in range(4)]
+    assert len(manager._sessions) == 2
+    first = client.get(f"/api/games/{games[0]['id']}").json()  # back from the store
+    assert first["moves"] == ["f5"] and len(manager._sessions) == 2

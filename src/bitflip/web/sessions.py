@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
@@ -23,6 +24,10 @@ from bitflip.web.games import GameError, GameState, PlyAnalysis, color_name, tra
 from bitflip.web.store import GameStore
 
 log = logging.getLogger(__name__)
+
+MAX_LIVE = 32
+"""Games kept in memory (each may hold engines and their tables); idle ones beyond are dropped
+from memory, least recently used first. They stay in the store and come back on the next request."""
 
 
 class UnknownGame(KeyError):
@@ -71,7 +76,7 @@ class GameManager:
     def __init__(self, store: GameStore, *, default_opponent: str, workers: int = 4) -> None:
         self.store = store
         self.default_opponent = default_opponent
-        self._sessions: dict[str, Session] = {}
+        self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bitflip-web")
         self._closed = False
@@ -133,6 +138,7 @@ class GameManager:
         self._build_opponent(session)  # a bad spec fails here, before anything is stored
         with self._lock:
             self._sessions[state.id] = session
+            self._evict()
         with session.lock:
             self.store.save(state)
             self._kick(session)
@@ -148,6 +154,8 @@ class GameManager:
     def get(self, game_id: str) -> Session:
         with self._lock:
             s = self._sessions.get(game_id)
+            if s is not None:
+                self._sessions.move_to_end(game_id)
         if s is not None:
             return s
         state = self.store.load(game_id)
@@ -157,9 +165,23 @@ class GameManager:
         self._build_opponent(s)
         with self._lock:
             s = self._sessions.setdefault(game_id, s)
+            self._evict()
         with s.lock:
             self._kick(s)
         return s
+
+    def _evict(self) -> None:
+        """Drop idle games beyond MAX_LIVE from memory (caller holds ``self._lock``)."""
+        excess = len(self._sessions) - MAX_LIVE
+        for gid, s in list(self._sessions.items()):
+            if excess <= 0:
+                break
+            busy = s.think_epoch == s.epoch or s.analysing is not None or s.agent_lock.locked()
+            if not busy:
+                if s.opponent is not None:
+                    s.opponent.stop()
+                del self._sessions[gid]
+                excess -= 1
 
     def delete(self, game_id: str) -> None:
         s = self.get(game_id)

@@ -169,6 +169,7 @@ function renderHints() {
 function show(newView) {
   if (view && newView.id === view.id && newView.version < view.version) return;
   const firstOfGame = !view || view.id !== newView.id;
+  if (firstOfGame) { hover = null; flashUntil = 0; say("", "info", 1); }
   view = newView;
   if (firstOfGame && location.hash !== `#game=${view.id}`) history.replaceState(null, "", `#game=${view.id}`);
   render();
