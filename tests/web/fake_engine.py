@@ -71,9 +71,11 @@ class Engine:
         if self.board.is_game_over():
             raise ValueError("the game is over")
         self._stop.clear()
+        best = one_ply(self.board)[0]
+        if on_info is not None:
+            on_info(SearchInfo(1, best.score, [best.move], 10, 0.01))
         if self.level == 20 and limit is None:
             self._stop.wait(30)
-        best = one_ply(self.board)[0]
         return SearchResult(best.move, best.score, [best.move], 1, len(one_ply(self.board)))
 
     def hint(

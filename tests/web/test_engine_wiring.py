@@ -82,8 +82,9 @@ def test_analysis_marks_the_mistakes(eclient: TestClient) -> None:
 def test_move_now_stops_a_long_think_and_the_engine_ponders(eclient: TestClient) -> None:
     v = new(eclient, human="black", opponent="engine:level=20")
     v = eclient.post(f"/api/games/{v['id']}/moves", json={"move": "f5"}).json()
-    v = wait_for(eclient, v, lambda v: v["thinking"])
+    v = wait_for(eclient, v, lambda v: v["thinking"] and v["search"] is not None)
     assert len(v["moves"]) == 1  # level 20 thinks until told
+    assert v["search"]["depth"] == 1 and len(v["search"]["pv"]) == 1
     v = eclient.post(f"/api/games/{v['id']}/move-now").json()
     v = wait_for(eclient, v, lambda v: len(v["moves"]) == 2, timeout=10)
     assert v["human_to_move"] and any(e["source"] == "move" for e in v["evals"])

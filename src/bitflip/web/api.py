@@ -89,6 +89,17 @@ class Progress(BaseModel):
     total: int
 
 
+class SearchProgress(BaseModel):
+    """What the engine has found so far while it thinks about its move."""
+
+    depth: int
+    score: float = Field(..., description="discs, the engine's view")
+    pv: list[str]
+    nodes: int
+    time: float
+    exact: bool
+
+
 class GameView(BaseModel):
     """A game as the page shows it: the position at the cursor and everything around it."""
 
@@ -112,6 +123,7 @@ class GameView(BaseModel):
     result: Result | None
     human_to_move: bool
     thinking: bool
+    search: SearchProgress | None = Field(None, description="the thinking engine's progress")
     pondering: bool
     can_undo: bool
     can_redo: bool

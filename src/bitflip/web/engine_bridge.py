@@ -16,7 +16,7 @@ from typing import Any
 from bitflip.agents import AgentSpecError, make_agent, parse_spec
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
-from bitflip.search.limits import Limit, MoveScore
+from bitflip.search.limits import Limit, MoveScore, SearchInfo
 
 FALLBACK_OPPONENT = "minimax:depth=4"
 TT_MB = 16
@@ -99,11 +99,14 @@ class Opponent:
     def can_ponder(self) -> bool:
         return self._engine is not None
 
-    def choose(self, board: Board) -> Choice:
-        """The opponent's move in ``board`` (blocks; ``stop`` from another thread ends it early)."""
+    def choose(self, board: Board, on_info: Callable[[SearchInfo], None] | None = None) -> Choice:
+        """The opponent's move in ``board`` (blocks; ``stop`` from another thread ends it early).
+
+        ``on_info`` hears the engine's progress (one call per finished iteration).
+        """
         if self._engine is not None:
             self._engine.set_position(board)
-            result = self._engine.go()
+            result = self._engine.go(on_info=on_info)
             return Choice(int(result.move), float(result.score), bool(result.exact))
         return Choice(int(self._agent.select_move(board)))
 

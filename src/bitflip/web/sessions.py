@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from bitflip.agents import AgentSpecError
 from bitflip.core.board import BLACK, WHITE, Board, IllegalMoveError, InvalidMoveError
 from bitflip.core.geometry import PASS
+from bitflip.search.limits import SearchInfo
 from bitflip.web import api
 from bitflip.web.engine_bridge import Analyst, Opponent, is_pass_only
 from bitflip.web.games import GameError, GameState, PlyAnalysis, color_name, transcript
@@ -67,6 +68,7 @@ class Session:
     ponder_epoch: int | None = None
     force_move: bool = False
     analysing: api.Progress | None = None
+    search: api.SearchProgress | None = None
     error: str = ""
 
 
@@ -329,6 +331,7 @@ class GameManager:
         if s.opponent is not None and (s.think_epoch is not None or s.ponder_epoch is not None):
             s.opponent.stop()
         s.think_epoch = s.ponder_epoch = None
+        s.search = None
 
     def _kick(self, s: Session) -> None:
         """Start what the position at the cursor calls for (caller holds ``s.lock``)."""
@@ -356,12 +359,27 @@ class GameManager:
             self._pool.submit(self._ponder_task, s, board, s.epoch)
 
     def _think_task(self, s: Session, board: Board, epoch: int) -> None:
+        name = board.geometry.square_name
+
+        def on_info(info: SearchInfo) -> None:
+            with s.lock:
+                if s.epoch == epoch:
+                    s.search = api.SearchProgress(
+                        depth=info.depth,
+                        score=info.score,
+                        pv=[name(m) for m in info.pv[:12]],
+                        nodes=info.nodes,
+                        time=info.time,
+                        exact=info.exact,
+                    )
+                    s.version += 1
+
         try:
             with s.agent_lock:
                 if s.epoch != epoch:
                     return
                 assert s.opponent is not None
-                choice = s.opponent.choose(board)
+                choice = s.opponent.choose(board, on_info)
         except Exception as exc:
             log.exception("opponent %s failed", s.state.opponent)
             with s.lock:
@@ -494,6 +512,7 @@ class GameManager:
             result=result,
             human_to_move=st.human_to_move(board),
             thinking=s.think_epoch == s.epoch,
+            search=s.search if s.think_epoch == s.epoch else None,
             pondering=s.ponder_epoch == s.epoch,
             can_undo=st.can_undo(),
             can_redo=st.can_redo(),

@@ -81,7 +81,11 @@ function render() {
   else {
     const who = view.turn[0].toUpperCase() + view.turn.slice(1);
     if (view.human_to_move) turn = `${who} to move (you)`;
-    else if (view.thinking) turn = `${who} (${view.opponent}) is thinking\u2026`;
+    else if (view.thinking) {
+      turn = `${who} (${view.opponent}) is thinking\u2026`;
+      const sr = view.search;
+      if (sr) turn += ` depth ${sr.depth}${sr.exact ? " (exact)" : ""}, ${formatScore(sr.score)}, ${sr.pv.slice(0, 4).join(" ")}`;
+    }
     else turn = `${who} to move (${view.opponent})`;
     if (view.pondering && view.human_to_move) turn += " \u2014 opponent pondering";
   }
