@@ -15,19 +15,22 @@ from typing import Any, ClassVar
 import numpy as np
 
 from bitflip.core import bitboard as bb
-from bitflip.core.board import Board, Move
+from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
 
 
 @dataclass(frozen=True)
 class MoveAnalysis:
-    move: Move
-    score: float
-    best_move: Move
+    ply: int
+    color: Color
+    played: Move
+    played_score: float
+    best: Move
     best_score: float
     loss: float
-    exact: bool = False
+    depth: int
+    exact: bool
 
 
 def one_ply(board: Board) -> list[MoveScore]:
@@ -112,7 +115,20 @@ class Engine:
         for i, m in enumerate(moves):
             scores = {s.move: s.score for s in one_ply(b)}
             best = one_ply(b)[0]
-            out.append(MoveAnalysis(m, scores[m], best.move, best.score, best.score - scores[m]))
+            if m != PASS:
+                out.append(
+                    MoveAnalysis(
+                        i,
+                        b.turn,
+                        m,
+                        scores[m],
+                        best.move,
+                        best.score,
+                        best.score - scores[m],
+                        1,
+                        False,
+                    )
+                )
             b.push(m)
             if on_progress:
                 on_progress(i + 1, len(moves))

@@ -176,20 +176,18 @@ class Analyst:
             rows = engine.analyze_game(
                 board, limit=Limit(time=seconds_per_move), on_progress=on_progress
             )
-        out = []
-        for ply, row in enumerate(rows):
-            out.append(
-                MoveAnalysisView(
-                    ply=int(getattr(row, "ply", ply)),
-                    move=int(row.move),
-                    score=float(row.score),
-                    best_move=int(row.best_move),
-                    best_score=float(row.best_score),
-                    loss=float(row.loss),
-                    exact=bool(getattr(row, "exact", False)),
-                )
+        return [
+            MoveAnalysisView(
+                ply=int(row.ply),
+                move=int(row.played),
+                score=float(row.played_score),
+                best_move=int(row.best),
+                best_score=float(row.best_score),
+                loss=float(row.loss),
+                exact=bool(row.exact),
             )
-        return out
+            for row in rows
+        ]
 
     def stop(self) -> None:
         if self._engine is not None:
