@@ -96,13 +96,9 @@ def main() -> None:
             page.wait_for_selector("#hints-box:not([hidden])", timeout=60_000)
             page.screenshot(path=DOCS / "web-hints-analysis.png")
 
-        # 4. The end of a game: the result.
-        game = post(base, "/api/games", {"human": "none", "opponent": "greedy", "size": 6})
+        # 4. Dialogs over a game in progress: new game, load, board editor.
+        game = post(base, "/api/games", {"human": "black", "moves": LINE[:16]})
         open_game(page, base, game)
-        page.wait_for_function("window.bitflip.view.over", timeout=60_000)
-        page.screenshot(path=DOCS / "web-result-6x6.png")
-
-        # 5. Dialogs: new game, load, board editor.
         page.click("#btn-new")
         page.screenshot(path=DOCS / "web-new-game.png")
         page.keyboard.press("Escape")
@@ -115,6 +111,12 @@ def main() -> None:
         page.click("#btn-load")
         page.fill("#form-load textarea", "f5d6c3d3c4f4f6f3e6e7")
         page.screenshot(path=DOCS / "web-load.png")
+        # 5. The end of a game: the result.
+        game = post(base, "/api/games", {"human": "none", "opponent": "greedy", "size": 6})
+        open_game(page, base, game)
+        page.wait_for_function("window.bitflip.view.over", timeout=60_000)
+        page.screenshot(path=DOCS / "web-result-6x6.png")
+
         browser.close()
     server.should_exit = True
     print("screenshots in", DOCS)
