@@ -37,7 +37,7 @@ def create_app(
     db_path: str | Path = ":memory:",
     *,
     opponent: str | None = None,
-    workers: int = 4,
+    workers: int = 8,
 ) -> FastAPI:
     """The web app over the games in ``db_path``; ``opponent`` is a new game's default."""
     manager = GameManager(
