@@ -33,8 +33,8 @@ ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-# A game of the 1990s kind, long enough for a graph and an analysis.
-LINE = "f5d6c3d3c4f4f6f3e6e7d7c6e8c5b6b5c7a6"
+# Greedy (black) against minimax:depth=3 (white) for 40 moves: mistakes for the analysis.
+LINE = "e6f4d3e7g4c5e8f5d6h3b5f3h4h5g6f6g5h6g3e3f2c4c3h2g2h7g7h1g1b4a4c7e2a3c6a5b6a6f7h8"
 
 
 def post(base: str, path: str, body: dict[str, object]) -> dict[str, object]:
@@ -90,8 +90,8 @@ def main() -> None:
                 "!window.bitflip.view.analysing && window.bitflip.view.analysis.length > 0",
                 timeout=180_000,
             )
-            page.click("#moves button[data-ply='12']")
-            page.wait_for_function("window.bitflip.view.cursor === 12")
+            page.click("#moves button[data-ply='30']")
+            page.wait_for_function("window.bitflip.view.cursor === 30")
             page.click("#btn-hint")
             page.wait_for_selector("#hints-box:not([hidden])", timeout=60_000)
             page.screenshot(path=DOCS / "web-hints-analysis.png")

@@ -228,3 +228,14 @@ def test_idle_games_leave_memory_but_not_the_store(
     assert len(manager._sessions) == 2
     first = client.get(f"/api/games/{games[0]['id']}").json()  # back from the store
     assert first["moves"] == ["f5"] and len(manager._sessions) == 2
+
+
+def test_change_sides_and_opponent_of_a_running_game(client: TestClient) -> None:
+    v = new(client, human="both", moves="f5d6")
+    r = client.patch(f"/api/games/{v['id']}", json={"opponent": "nobody"})
+    assert r.status_code == 400 and "unknown agent" in r.json()["detail"]
+    assert client.get(f"/api/games/{v['id']}").json()["opponent"] == "random"
+    r = client.patch(f"/api/games/{v['id']}", json={"human": "white", "opponent": "greedy"})
+    assert r.status_code == 200 and r.json()["opponent"] == "greedy"
+    v = wait_for(client, r.json(), lambda v: len(v["moves"]) == 3)  # greedy plays black's move
+    assert v["human_to_move"] and v["turn"] == "white"
