@@ -221,10 +221,11 @@ def test_hints(page: Any, server: str) -> None:
     from bitflip.web.engine_bridge import engine_available
 
     start(page, server, human="both", moves="f5d6")
-    page.click("#btn-hint")
     if not engine_available():
-        page.wait_for_function("document.querySelector('#message').textContent.includes('engine')")
+        assert page.is_disabled("#btn-hint") and page.is_disabled("#btn-analyse")
+        assert "needs the engine" in (page.get_attribute("#btn-hint", "title") or "")
         return
+    page.click("#btn-hint")
     page.wait_for_selector("#hints-box:not([hidden])")
     rows = page.locator("#hints tbody tr").count()
     assert rows == len(view(page)["legal"])
