@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 import uuid
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
@@ -62,7 +63,8 @@ class Session:
     analyst: Analyst | None = None
     lock: threading.RLock = field(default_factory=threading.RLock)
     agent_lock: threading.Lock = field(default_factory=threading.Lock)
-    version: int = 0
+    version: int = field(default_factory=lambda: time.time_ns() // 1_000_000)
+    """Starts at the clock in ms, so versions keep growing across server restarts."""
     epoch: int = 0
     think_epoch: int | None = None
     ponder_epoch: int | None = None
