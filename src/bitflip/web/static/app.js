@@ -156,7 +156,13 @@ function renderMoves() {
   list.replaceChildren(...items);
   if (view.cursor === 0) start.firstChild.classList.add("current");
   const cur = list.querySelector(".current");
-  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+  if (cur) {
+    // Scroll the list only (scrollIntoView would scroll the whole page on narrow screens).
+    const top = cur.offsetTop, bottom = top + cur.offsetHeight;
+    if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
+      list.scrollTop = Math.max(0, bottom - list.clientHeight);
+    }
+  }
 }
 
 function renderHints() {
