@@ -50,3 +50,26 @@ def test_server_starts_answers_and_stops(tmp_path: Path) -> None:
         proc.terminate()
         proc.wait(timeout=20)
     assert (tmp_path / "games.sqlite").exists()
+
+
+def test_terminal_hint_scores_moves_or_says_why_not() -> None:
+    import io
+
+    from bitflip.cli.play import play_terminal
+    from bitflip.web.engine_bridge import engine_available
+
+    out = io.StringIO()
+    rc = play_terminal(
+        opponent="greedy",
+        color="black",
+        size=6,
+        seed=1,
+        stdin=io.StringIO("hint\nquit\n"),
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert rc == 0
+    if engine_available():
+        assert "Hints (discs, = exact): " in text
+    else:
+        assert "hints and analysis need the engine" in text

@@ -121,7 +121,7 @@ def serve(*, host: str, port: int, db: Path, opponent: str, open_browser: bool) 
     return 0
 
 
-HELP = "Type a move (e.g. f5), 'undo', 'moves', 'hint' is not here yet, 'quit'."
+HELP = "Type a move (e.g. f5), 'undo', 'moves', 'hint' (every move's score), 'quit'."
 
 
 def play_terminal(
@@ -176,6 +176,9 @@ def play_terminal(
         if cmd in ("help", "?"):
             say(HELP)
             continue
+        if cmd == "hint":
+            say(_hint_line(board))
+            continue
         if cmd == "moves":
             say(" ".join(name(m) for m in board.move_stack) or "(no moves yet)")
             continue
@@ -204,6 +207,22 @@ def play_terminal(
     else:
         say(f"{agent.name} wins, {outcome}.")
     return 0
+
+
+def _hint_line(board: object) -> str:
+    """Every legal move's score from the engine, best first, or why there is none."""
+    from bitflip.core.board import Board
+    from bitflip.web.engine_bridge import Analyst, EngineUnavailable
+
+    assert isinstance(board, Board)
+    try:
+        scores = Analyst(board.size).hints(board, seconds=1.0)
+    except EngineUnavailable as exc:
+        return str(exc)
+    name = board.geometry.square_name
+    return "Hints (discs, = exact): " + "  ".join(
+        f"{name(s.move)} {s.score:+.1f}{'=' if s.exact else ''}" for s in scores
+    )
 
 
 def _movers(board: object) -> set[object]:
