@@ -231,3 +231,22 @@ def test_hints(page: Any, server: str) -> None:
     assert rows == len(view(page)["legal"])
     assert page.locator("#board text.hint").count() == rows
     assert page.locator("#board text.hint.best").count() == 1
+
+
+def test_games_dialog_opens_a_stored_game_and_tabs_keep_their_own(
+    page: Any, browser: Any, server: str
+) -> None:
+    game = start(page, server, human="both", moves="f5d6c3", title="stored one")
+    other = page.context.new_page()  # a second tab starts a game of its own
+    other.goto(server + "/")
+    other.wait_for_function("window.bitflip.view && window.bitflip.view.moves.length === 0")
+    assert view(other)["id"] != game["id"]
+    other.click("#btn-games")
+    other.click(f"#games-table a[href='#game={game['id']}']")
+    other.wait_for_function(f"window.bitflip.view && window.bitflip.view.id === '{game['id']}'")
+    assert (
+        view(other)["moves"] == ["f5", "d6", "c3"] and not other.locator("#dlg-games").is_visible()
+    )
+    # A move in one tab shows in the other tab that follows the same game.
+    other.click(f"#board rect[data-sq={view(other)['legal'][0]}]")
+    page.wait_for_function("window.bitflip.view.moves.length === 4")
