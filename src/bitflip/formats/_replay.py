@@ -24,14 +24,12 @@ OFF_BOARD = 1
 ILLEGAL = 2
 BAD_PASS = 3
 GAME_OVER = 4
-MUST_PASS = 5
 
 REASONS = {
     OFF_BOARD: "is not a square of the board",
     ILLEGAL: "is illegal",
     BAD_PASS: "is a pass but the side to move has a legal move",
     GAME_OVER: "comes after the end of the game",
-    MUST_PASS: "is illegal",
 }
 
 _U0 = np.uint64(0)
@@ -67,9 +65,8 @@ def _replay_kernel(
             m = moves[g, i]
             if m < 0:
                 break
-            lm = bb.legal_moves(p, o, mask)
             if m == 64:
-                if lm != _U0:
+                if bb.legal_moves(p, o, mask) != _U0:
                     bad[g] = i
                     reason[g] = 3
                     break
@@ -86,23 +83,29 @@ def _replay_kernel(
                 bad[g] = i
                 reason[g] = 1
                 break
-            if lm == _U0:
-                # The side to move has no move: the recorded move belongs to the opponent.
+            bit = _U1 << np.uint64(m)
+            f = _U0 if (p | o) & bit else bb.flips(p, o, m)
+            if f == _U0:
+                # Not playable by the side to move: legal only for the opponent after a pass.
+                if bb.legal_moves(p, o, mask) != _U0:
+                    bad[g] = i
+                    reason[g] = 2
+                    break
                 if bb.legal_moves(o, p, mask) == _U0:
                     bad[g] = i
                     reason[g] = 4
+                    break
+                if not (p | o) & bit:
+                    f = bb.flips(o, p, m)
+                if f == _U0:
+                    bad[g] = i
+                    reason[g] = 2
                     break
                 out[g, k] = 64
                 k += 1
                 p, o = o, p
                 black_to_move = not black_to_move
-                lm = bb.legal_moves(p, o, mask)
-            if (lm >> np.uint64(m)) & _U1 == _U0:
-                bad[g] = i
-                reason[g] = 2
-                break
-            f = bb.flips(p, o, m)
-            p, o = o ^ f, p | f | (_U1 << np.uint64(m))
+            p, o = o ^ f, p | f | bit
             black_to_move = not black_to_move
             out[g, k] = m
             k += 1

@@ -111,7 +111,7 @@ def _games(src: _Text) -> Iterator[tuple[int, list[tuple[str, str, int]]]]:
         yield src.line(start), tags
 
 
-def _parse_number(text: str, what: str) -> float | None:
+def _parse_number(text: str, what: str, k: int) -> float | None:
     t = text.strip()
     if not t:
         return None
@@ -121,9 +121,9 @@ def _parse_number(text: str, what: str) -> float | None:
         for p in parts:  # [[h:]m:]s for times
             seconds = seconds * 60 + float(p)
     except ValueError:
-        raise FormatError(FMT, f"{what} {text!r} is not a number") from None
+        raise FormatError(FMT, f"move {k}: {what} {text!r} is not a number") from None
     if len(parts) > 3 or (len(parts) > 1 and what != "time") or not math.isfinite(seconds):
-        raise FormatError(FMT, f"{what} {text!r} is not a number")
+        raise FormatError(FMT, f"move {k}: {what} {text!r} is not a number")
     return seconds
 
 
@@ -199,8 +199,8 @@ def _record(tags: list[tuple[str, str, int]], path: str | os.PathLike[str] | Non
                 m = b.geometry.parse_square(fields[0])
             except ValueError:
                 raise FormatError(FMT, f"move {k}: unknown move {fields[0].strip()!r}") from None
-            ev = _parse_number(fields[1], "eval") if len(fields) > 1 else None
-            tm = _parse_number(fields[2], "time") if len(fields) > 2 else None
+            ev = _parse_number(fields[1], "eval", k) if len(fields) > 1 else None
+            tm = _parse_number(fields[2], "time", k) if len(fields) > 2 else None
             want = BLACK if color == "B" else BLACK.other
             if b.turn != want:
                 if b.legal_mask() == 0 and not b.is_game_over():  # a pass left out

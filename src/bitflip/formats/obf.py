@@ -2,7 +2,8 @@
 
 A line is the board (``X`` black, ``O`` white, ``-`` empty, a1...h8 row by row), the side to
 move, ``;``, then ``MOVE:score;`` for annotated moves (the exact final disc difference after
-the move, from the mover's view). ``%`` starts a comment; blank lines are skipped::
+the move, from the mover's view; ``PS`` is a forced pass). ``%`` starts a comment; blank
+lines are skipped::
 
     --XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X; G8:+18; H1:+12;
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bitflip.core.board import Board, Move
+from bitflip.core.geometry import PASS
 from bitflip.formats.errors import FormatError
 
 FMT = "OBF"
@@ -37,7 +39,8 @@ class ObfPosition:
         """This position as one OBF line (no newline)."""
         parts = [f"{self.board.obf()};"]
         for move, score in self.scores.items():
-            parts.append(f" {self.board.geometry.square_name(move).upper()}:{score:+d};")
+            name = "PS" if move == PASS else self.board.geometry.square_name(move).upper()
+            parts.append(f" {name}:{score:+d};")
         if self.comment:
             if "\n" in self.comment or "\r" in self.comment:
                 raise ValueError("an OBF comment must fit on one line")
@@ -94,7 +97,7 @@ def _iter_lines(lines: Iterable[str], path: str | os.PathLike[str] | None) -> It
 
 def loads(text: str, *, path: str | os.PathLike[str] | None = None) -> list[ObfPosition]:
     """The positions of an OBF text."""
-    return list(_iter_lines(text.splitlines(), path))
+    return list(_iter_lines(re.split(r"\r\n|\r|\n", text), path))
 
 
 def read(path: str | os.PathLike[str]) -> Iterator[ObfPosition]:

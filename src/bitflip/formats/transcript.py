@@ -8,6 +8,7 @@ parsed transcript always has its passes written out and is checked to be a legal
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -61,16 +62,22 @@ def parse_transcript(text: str, size: int = 8, start: str | None = None) -> list
 
 
 def format_transcript(moves: Iterable[Move], passes: bool = False) -> str:
-    """Lower-case square names run together; passes as ``pa`` when ``passes``, else left out."""
+    """Lower-case square names run together.
+
+    Passes are written as ``pa`` when ``passes``; otherwise they are left out, except a pass
+    that ends the list (a game cut right after a pass), which no reader could infer.
+    """
     g = geometry(8)
-    return "".join(g.square_name(m) for m in moves if passes or m != PASS)
+    ms = list(moves)
+    last = len(ms) - 1
+    return "".join(g.square_name(m) for i, m in enumerate(ms) if passes or m != PASS or i == last)
 
 
 def loads(
     text: str, size: int = 8, *, path: str | os.PathLike[str] | None = None
 ) -> list[GameRecord]:
     """Games of a transcript file's text: one per line; blank and ``#`` lines skipped."""
-    return list(_iter_lines(text.splitlines(), size, path))
+    return list(_iter_lines(re.split(r"\r\n|\r|\n", text), size, path))
 
 
 def _iter_lines(
@@ -99,6 +106,8 @@ def dumps(records: Iterable[GameRecord], passes: bool = False) -> str:
     for i, r in enumerate(records, 1):
         if r.start is not None:
             raise ValueError(f"game {i}: a transcript cannot hold a non-standard start position")
+        if not r.moves:
+            raise ValueError(f"game {i}: a transcript line cannot hold a game without moves")
         lines.append(format_transcript(r.moves, passes) + "\n")
     return "".join(lines)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numpy as np
 
-from bitflip.core.board import BLACK, Move, final_outcome
+from bitflip.core.board import Move, final_outcome
 from bitflip.core.geometry import PASS, geometry
 from bitflip.formats._replay import END, Replay, replay
 from bitflip.formats.errors import FormatError
@@ -446,22 +446,38 @@ def write_wtb(
             names.append(name)
         return table[name]
 
-    out = np.zeros(len(recs), dtype=_RECORD_DTYPE)
-    any_theory = any(r.theoretical_score is not None for r in recs)
+    n = len(recs)
+    squares = np.full((n, MOVES_PER_RECORD), END, dtype=np.int16)
     for g, r in enumerate(recs):
         if r.size != 8 or r.start is not None:
             raise ValueError(f"game {g + 1}: WTHOR stores only 8x8 games from the standard start")
-        squares = [m for m in r.moves if m != PASS]
-        if len(squares) > MOVES_PER_RECORD:
-            raise ValueError(f"game {g + 1}: {len(squares)} moves do not fit WTHOR's 60")
-        board = r.board()  # checks legality
+        played = [m for m in r.moves if m != PASS]
+        if len(played) > MOVES_PER_RECORD:
+            raise ValueError(f"game {g + 1}: {len(played)} moves do not fit WTHOR's 60")
+        if any(not 0 <= m < 64 for m in played):
+            raise ValueError(f"game {g + 1}: a move is not a square index 0-63")
+        squares[g, : len(played)] = played
+    rep = replay(squares, geometry(8).mask, start=geometry(8).start_position())
+    bad = np.flatnonzero(rep.bad >= 0)
+    if len(bad):
+        g = int(bad[0])
+        i = int(rep.bad[g])
+        name = geometry(8).square_name(int(squares[g, i]))
+        raise ValueError(f"game {g + 1}: move {i + 1} ({name}) {rep.why(g)}")
+
+    out = np.zeros(n, dtype=_RECORD_DTYPE)
+    out["moves"] = np.where(squares >= 0, 10 * (squares // 8 + 1) + squares % 8 + 1, 0)
+    any_theory = any(r.theoretical_score is not None for r in recs)
+    for g, r in enumerate(recs):
         score = r.black_score
-        if score is None:
-            outcome = board.outcome()
-            score = outcome.black if outcome else board.disc_count(BLACK)
+        if score is None:  # the replayed result, or the discs on the board if unfinished
+            b, w = int(rep.black[g]), int(rep.white[g])
+            score = final_outcome(b, w).black if rep.over[g] else b
         if not 0 <= score <= 64:
             raise ValueError(f"game {g + 1}: black disc count {score} is not 0-64")
         theory = r.theoretical_score if r.theoretical_score is not None else score
+        if not 0 <= theory <= 64:
+            raise ValueError(f"game {g + 1}: theoretical disc count {theory} is not 0-64")
         out[g]["tournament"] = ident(
             r.event, event_ids, event_list, tournaments is None, "tournament"
         )
@@ -469,7 +485,6 @@ def write_wtb(
         out[g]["white"] = ident(r.white, player_ids, player_list, write_names_too, "player")
         out[g]["black_score"] = score
         out[g]["theoretical"] = theory
-        out[g]["moves"][: len(squares)] = [square_to_byte(m) for m in squares]
     if len(player_list) > 0xFFFF or len(event_list) > 0xFFFF:
         raise ValueError("WTHOR ids are 16-bit: too many distinct names")
     header = WthorHeader(
