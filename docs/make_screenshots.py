@@ -94,7 +94,10 @@ def main() -> None:
             page.wait_for_function("window.bitflip.view.cursor === 30")
             page.click("#btn-hint")
             page.wait_for_selector("#hints-box:not([hidden])", timeout=60_000)
+            page.set_viewport_size({"width": 1280, "height": 1040})
+            page.wait_for_timeout(300)
             page.screenshot(path=DOCS / "web-hints-analysis.png")
+            page.set_viewport_size({"width": 1280, "height": 820})
 
         # 4. Dialogs over a game in progress: new game, load, board editor.
         game = post(base, "/api/games", {"human": "black", "moves": LINE[:16]})

@@ -1,7 +1,7 @@
 // The evaluation graph: black's view in discs across the plies of the line.
 
 const NS = "http://www.w3.org/2000/svg";
-const W = 320, H = 130, PAD = 6, LIMIT = 40;
+const W = 320, H = 130, PAD = 6;
 
 function el(tag, attrs, text) {
   const e = document.createElementNS(NS, tag);
@@ -14,6 +14,9 @@ export function drawGraph(svg, view) {
   svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   svg.replaceChildren();
   const plies = Math.max(view.moves.length, 1);
+  // The scale follows the largest score shown: 16, 24, ... up to 64 discs.
+  const largest = Math.max(0, ...view.evals.map((e) => Math.abs(e.score)));
+  const LIMIT = Math.min(64, Math.max(16, Math.ceil(largest / 8) * 8));
   const x = (ply) => PAD + (ply / plies) * (W - 2 * PAD);
   const y = (score) => H / 2 - (Math.max(-LIMIT, Math.min(LIMIT, score)) / LIMIT) * (H / 2 - PAD);
   svg.append(el("rect", { x: 0, y: 0, width: W, height: H / 2, class: "graph-black" }));
