@@ -76,6 +76,8 @@ def create_app(
         examples = ["random", "greedy", "positional", "minimax:depth=2", "minimax:depth=4"]
         if engine_bridge.engine_available():
             examples = [f"engine:level={n}" for n in engine_bridge.levels()] + examples
+        # Every other registered agent (alphabeta, the learning agents...) by its bare name.
+        examples += [n for n in agent_names() if not any(e.split(":")[0] == n for e in examples)]
         return api.AgentsInfo(
             default=manager.default_opponent,
             engine=engine_bridge.engine_available(),
