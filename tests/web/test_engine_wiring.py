@@ -6,6 +6,7 @@ tested whether or not the real engine is in this build; test_engine_real.py uses
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -96,3 +97,19 @@ def test_move_now_stops_a_long_think_and_the_engine_ponders(eclient: TestClient)
     v = wait_for(eclient, v, lambda v: v["thinking"])
     v = eclient.post(f"/api/games/{v['id']}/undo").json()
     assert v["cursor"] == 2 and not v["thinking"]
+
+
+def test_pondering_rests_after_a_while(
+    eclient: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bitflip.web import sessions
+
+    monkeypatch.setattr(sessions, "PONDER_SECONDS", 0.3)
+    v = new(eclient, human="white", opponent="engine:level=1")
+    v = wait_for(eclient, v, lambda v: v["pondering"], timeout=10)
+    opponent = fake_engine.Engine.instances[0]
+    v = wait_for(eclient, v, lambda v: not v["pondering"], timeout=10)
+    deadline = time.monotonic() + 5
+    while opponent.pondering and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not opponent.pondering and v["human_to_move"]

@@ -27,6 +27,8 @@ from bitflip.web.store import GameStore
 
 log = logging.getLogger(__name__)
 
+PONDER_SECONDS = 60.0
+"""Longest the engine ponders on the person's time before it rests."""
 MAX_LIVE = 32
 """Games kept in memory (each may hold engines and their tables); idle ones beyond are dropped
 from memory, least recently used first. They stay in the store and come back on the next request."""
@@ -413,6 +415,20 @@ class GameManager:
                 s.opponent.ponder(board)
             except Exception:
                 log.exception("pondering failed")
+                return
+        # An idle page must not keep a core busy: pondering ends after PONDER_SECONDS.
+        timer = threading.Timer(PONDER_SECONDS, self._end_ponder, (s, epoch))
+        timer.daemon = True
+        timer.start()
+
+    def _end_ponder(self, s: Session, epoch: int) -> None:
+        with s.lock:
+            if s.epoch != epoch or s.ponder_epoch != epoch:
+                return
+            s.ponder_epoch = None
+            s.version += 1
+            if s.opponent is not None:
+                s.opponent.stop()
 
     def _analyse_task(self, s: Session, board: Board, line: list[int], seconds: float) -> None:
         def progress(done: int, total: int) -> None:
