@@ -57,6 +57,8 @@ def test_passes_are_not_undo_stops() -> None:
 def test_bad_start_moves_name_the_move() -> None:
     with pytest.raises(GameError, match="move 2 of the game"):
         GameState.new("g", moves=[Board().parse_move("f5"), Board().parse_move("f5")])
+    with pytest.raises(GameError, match="no disc"):
+        GameState.new("g", start="-" * 64 + " X")
     with pytest.raises(GameError, match="human must be"):
         GameState.new("g", human="martian")
 

@@ -83,6 +83,8 @@ class GameState:
         if human not in HUMAN_SIDES:
             raise GameError(f"human must be one of {', '.join(HUMAN_SIDES)}, not {human!r}")
         board = Board(start) if start else Board(size=size)
+        if board.black | board.white == 0:
+            raise GameError("the start position has no disc: put some on the board")
         state = cls(
             id=game_id,
             size=board.size,
