@@ -231,7 +231,7 @@ def _movers(board: object) -> set[object]:
     from bitflip.core.geometry import PASS
 
     assert isinstance(board, Board)
-    colors = set()
+    colors: set[object] = set()
     turn = BLACK
     for m in board.move_stack:
         if m != PASS:
