@@ -50,7 +50,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     db = tmp_path_factory.mktemp("web") / "games.sqlite"
     config = uvicorn.Config(
-        create_app(db, opponent="random"), host="127.0.0.1", port=0, log_level="warning"
+        create_app(db, opponent="random"),
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
     )
     srv = uvicorn.Server(config)
     thread = threading.Thread(target=srv.run, daemon=True)

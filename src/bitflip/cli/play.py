@@ -92,7 +92,10 @@ def serve(*, host: str, port: int, db: Path, opponent: str, open_browser: bool) 
 
     Opponent(opponent, size=8)  # a bad spec fails now, in one line, not in the first game
     app = create_app(db, opponent=opponent)
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    # Open pages hold long polls; do not wait for them to end on Ctrl+C.
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2
+    )
     server = uvicorn.Server(config)
 
     def announce() -> None:
