@@ -114,6 +114,7 @@ def main() -> None:
         page.click("#btn-load")
         page.fill("#form-load textarea", "f5d6c3d3c4f4f6f3e6e7")
         page.screenshot(path=DOCS / "web-load.png")
+        page.keyboard.press("Escape")
         # 5. The end of a game: the result.
         game = post(base, "/api/games", {"human": "none", "opponent": "greedy", "size": 6})
         open_game(page, base, game)
