@@ -20,7 +20,7 @@ BENCH_POSITIONS: tuple[str, ...] = (
 )
 """Positions from random games after 12 to 38 moves (fixed: the bench count depends on them)."""
 
-DEFAULT_DEPTH = 10
+DEFAULT_DEPTH = 8
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

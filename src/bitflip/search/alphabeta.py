@@ -93,7 +93,9 @@ def pvs_kernel(
         lo = max(lo, -65)
         hi = min(hi, 65)
         ctl[NODES] -= 1
-        v = solve_kernel(p, o, lo, hi, mask, eg_keys, eg_data, eg_moves, eg_scores, ctl)
+        v = solve_kernel(
+            p, o, lo, hi, mask, eg_keys, eg_data, eg_moves, eg_scores, ctl, kind, weights
+        )
         return int(v * EVAL_SCALE)
     moves = legal_moves(p, o, mask)
     if moves == 0:
@@ -235,9 +237,14 @@ def pvs_kernel(
                 ctl,
             )
         else:
+            # Fewest replies first; from depth 2 also the static score (at depth 1 the
+            # children are evaluated anyway, so evaluating them twice would not pay).
             replies = legal_moves(np_, no, mask)
-            s = -int(evaluate(np_, no, mask, kind, weights))
-            s -= 8 * int(popcount(replies) + popcount(replies & CORNERS))
+            s = -64 * int(popcount(replies) + popcount(replies & CORNERS))
+            if b & CORNERS:
+                s += 64
+            if depth >= 2:
+                s -= int(evaluate(np_, no, mask, kind, weights))
         mv[count] = sq
         sc[count] = s
         count += 1
@@ -392,6 +399,8 @@ class SearchContext:
                 self.eg_buffers.moves,
                 self.eg_buffers.scores,
                 self.ctl,
+                self.kind,
+                self.weights,
             )
         )
 

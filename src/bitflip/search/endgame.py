@@ -27,6 +27,7 @@ from numba import njit
 
 from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
 from bitflip.core.hashing import position_hash
+from bitflip.eval.evaluator import evaluate
 from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, odd_regions, pick_next
 from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, tt_probe, tt_store
 
@@ -170,7 +171,7 @@ def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
 _SMALL_SIG = "int64(uint64, uint64, int64, int64, uint64, uint64, int64, int64[::1])"
 SOLVE_SIG = (
     "int64(uint64, uint64, int64, int64, uint64, uint64[::1], int64[::1], int64[:, ::1],"
-    " int64[:, ::1], int64[::1])"
+    " int64[:, ::1], int64[::1], int64, float64[::1])"
 )
 """Explicit signatures: numba's cache of a recursive function is reliable only with one."""
 
@@ -260,6 +261,43 @@ def corner_stability(x: np.uint64) -> int:
     return int(popcount(c) + popcount(n))
 
 
+EVAL_SORT_EMPTIES = 13
+"""From this many empties the solver orders moves with the evaluation as well."""
+_SHALLOW_INF = 10_000_000
+
+
+@njit(cache=True, nogil=True)
+def _shallow(
+    p: np.uint64,
+    o: np.uint64,
+    mask: np.uint64,
+    depth: int,
+    alpha: int,
+    beta: int,
+    kind: int,
+    weights: np.ndarray,
+) -> int:
+    # Plain fail-soft alpha-beta on the evaluation, for move ordering (depth 0 or 1).
+    if depth <= 0:
+        return int(evaluate(p, o, mask, kind, weights))
+    moves = legal_moves(p, o, mask)
+    if moves == 0:
+        return int(evaluate(p, o, mask, kind, weights))
+    best = -_SHALLOW_INF
+    while moves:
+        sq = lowest_square(moves)
+        moves &= moves - U1
+        f = flips(p, o, sq)
+        v = -int(evaluate(o ^ f, p | f | (U1 << np.uint64(sq)), mask, kind, weights))
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
 @njit(SOLVE_SIG, cache=True, nogil=True)
 def solve_kernel(
     p: np.uint64,
@@ -272,8 +310,13 @@ def solve_kernel(
     buf_moves: np.ndarray,
     buf_scores: np.ndarray,
     ctl: np.ndarray,
+    kind: int,
+    weights: np.ndarray,
 ) -> int:
-    """Exact score of (p, o) in discs within the window (alpha, beta), fail-soft."""
+    """Exact score of (p, o) in discs within the window (alpha, beta), fail-soft.
+
+    ``kind`` and ``weights`` name the evaluation that orders moves far from the end.
+    """
     empties = mask & ~(p | o)
     n = int(popcount(empties))
     if n <= SMALL_EMPTIES:
@@ -293,7 +336,9 @@ def solve_kernel(
     if moves == 0:
         if legal_moves(o, p, mask) == 0:
             return final_score(p, o, mask)
-        return -solve_kernel(o, p, -beta, -alpha, mask, keys, data, buf_moves, buf_scores, ctl)
+        return -solve_kernel(
+            o, p, -beta, -alpha, mask, keys, data, buf_moves, buf_scores, ctl, kind, weights
+        )
 
     # The opponent's stable discs cap our score.
     if alpha >= _STAB_THRESHOLD[n] - (64 - popcount(mask)):
@@ -336,6 +381,12 @@ def solve_kernel(
             s = HASH_MOVE_BONUS // 2  # wipe-out
         else:
             s = move_score_fast(np_, no, mask, b & odd != 0, b)
+            if n >= EVAL_SORT_EMPTIES:
+                # Far from the end, a shallow evaluated search orders better (as in Edax):
+                # about 4 discs of it (2 at depth 1) weigh as much as one opponent reply.
+                sd = 0 if n < EVAL_SORT_EMPTIES + 4 else 1
+                v = _shallow(np_, no, mask, sd, -_SHALLOW_INF, _SHALLOW_INF, kind, weights)
+                s -= v * ((1 << 15) // (400 if sd == 0 else 200))
         mv[count] = sq
         sc[count] = s
         count += 1
@@ -350,11 +401,17 @@ def solve_kernel(
         np_ = o ^ f
         no = p | f | b
         if i == 0:
-            v = -solve_kernel(np_, no, -beta, -a, mask, keys, data, buf_moves, buf_scores, ctl)
+            v = -solve_kernel(
+                np_, no, -beta, -a, mask, keys, data, buf_moves, buf_scores, ctl, kind, weights
+            )
         else:
-            v = -solve_kernel(np_, no, -a - 1, -a, mask, keys, data, buf_moves, buf_scores, ctl)
+            v = -solve_kernel(
+                np_, no, -a - 1, -a, mask, keys, data, buf_moves, buf_scores, ctl, kind, weights
+            )
             if a < v < beta:
-                v = -solve_kernel(np_, no, -beta, -v, mask, keys, data, buf_moves, buf_scores, ctl)
+                v = -solve_kernel(
+                    np_, no, -beta, -v, mask, keys, data, buf_moves, buf_scores, ctl, kind, weights
+                )
         if ctl[STOP] != 0:
             return 0
         if v > best:
