@@ -30,7 +30,7 @@ def test_solve_errors(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     bad.write_text("XXO-- X; A1:+2\n")
     assert "bad.obf:1" in one_line_error(capsys, ["solve", str(bad)], "solve")
     bad.write_text("-" * 27 + "OX------XO" + "-" * 27 + " X; D3:x\n")
-    assert "bad move score" in one_line_error(capsys, ["solve", str(bad)], "solve")
+    assert "not an integer" in one_line_error(capsys, ["solve", str(bad)], "solve")
 
 
 def test_bench_prints_the_signature(capsys) -> None:  # type: ignore[no-untyped-def]
@@ -51,6 +51,14 @@ def test_hint_and_analyze(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["analyze", "f5d6c3d3", "--depth", "2"]) == 0
     out = capsys.readouterr().out
     assert " 4. white d3" in out and "total loss" in out
+
+
+def test_analyze_a_game_file(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    f = tmp_path / "game.txt"
+    f.write_text("f5d6c3d3c4\n")
+    assert main(["analyze", str(f), "--depth", "2"]) == 0
+    assert " 5. black c4" in capsys.readouterr().out
+    one_line_error(capsys, ["analyze", str(f), "--game-index", "2"], "analyze")
 
 
 @pytest.mark.parametrize(

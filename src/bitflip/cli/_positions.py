@@ -32,12 +32,18 @@ def parse_position(text: str) -> Board:
     return parse_transcript(t)
 
 
-def read_game(arg: str) -> Board:
-    """A game from a transcript string or a file holding one (or a GGF game when supported)."""
+def read_game(arg: str, index: int = 1) -> Board:
+    """A game from a transcript string, or game ``index`` (1-based) of a .txt/.ggf/.wtb file."""
     path = Path(arg)
-    if path.is_file() or any(arg.endswith(s) for s in (".txt", ".ggf", ".gam")):
-        text = path.read_text()  # raises OSError with the file name when missing
-        if text.lstrip().startswith("(;"):
-            raise ValueError(f"{arg}: GGF games are not supported here yet; give a transcript")
-        return parse_transcript(text.split("\n", 1)[0] if text.strip() else "")
+    if path.is_file() or path.suffix.lower() in (".txt", ".ggf", ".wtb"):
+        from itertools import islice
+
+        from bitflip.formats.io import read_games
+
+        if not path.is_file():
+            raise OSError(f"no such game file: {arg}")
+        games = list(islice(read_games(path), index))
+        if len(games) < index:
+            raise ValueError(f"{arg}: has {len(games)} game(s), not {index}")
+        return games[index - 1].board()
     return parse_transcript(arg)

@@ -15,7 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "the engine's best move; moves that lose at least --mistake discs are marked '?', "
         "at least --blunder discs '??'.",
     )
-    p.add_argument("game", help="transcript ('f5d6c3...') or a file with one")
+    p.add_argument("game", help="transcript ('f5d6c3...') or a .txt, .ggf or .wtb file")
+    p.add_argument("--game-index", type=int, default=1, help="which game of the file (1-based)")
     p.add_argument("--mistake", type=float, default=3.0, help="loss in discs marked '?'")
     p.add_argument("--blunder", type=float, default=8.0, help="loss in discs marked '??'")
     add_search_options(p)
@@ -29,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.cli.hint import limit_from
     from bitflip.engine import Engine
 
-    board = read_game(args.game)
+    board = read_game(args.game, args.game_index)
     if not board.move_stack:
         raise ValueError("the game has no moves")
     engine = Engine(args.level, evaluation=args.eval, size=board.size)

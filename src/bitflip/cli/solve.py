@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -21,53 +20,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
-@dataclass(frozen=True)
-class ObfLine:
-    number: int
-    """Line number in the file (1-based)."""
-    board: str
-    scores: dict[str, int]
-    """The annotated score of each move (square name, lower case), possibly empty."""
-
-
-def read_obf(text: str, source: str) -> list[ObfLine]:
-    """The positions of an OBF file; a line that does not parse raises ValueError naming it."""
-    from bitflip.core.board import Board
-
-    out = []
-    for i, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
-        if not s or s.startswith(("%", "#")):
-            continue
-        board, *rest = [x.strip() for x in s.split(";")]
-        try:
-            Board(board)
-        except ValueError as exc:
-            raise ValueError(f"{source}:{i}: {exc}") from None
-        scores = {}
-        for item in rest:
-            if not item:
-                continue
-            move, sep, score = item.partition(":")
-            try:
-                scores[move.strip().lower()] = int(score)
-            except ValueError:
-                raise ValueError(f"{source}:{i}: bad move score {item!r}") from None
-            if not sep:
-                raise ValueError(f"{source}:{i}: bad move score {item!r}")
-        out.append(ObfLine(i, board, scores))
-    return out
-
-
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from bitflip.core.board import Board
     from bitflip.engine import load_engine_evaluation
+    from bitflip.formats import obf
     from bitflip.search.driver import Searcher, SearchPlan
 
     path = Path(args.file)
-    positions = read_obf(path.read_text(), args.file)
+    positions = obf.loads(path.read_text(), path=args.file)
     if args.first is not None:
         positions = positions[: args.first]
     if not positions:
@@ -81,13 +42,13 @@ def run(args: argparse.Namespace) -> int:
         f"{'nodes':>12} {'time':>8} {'Mn/s':>6}  ok"
     )
     for k, pos in enumerate(positions, 1):
-        board = Board(pos.board)
+        board = pos.board
         if searcher is None:
             searcher = Searcher(load_engine_evaluation("default", board.size), tt_mb=args.tt_mb)
         else:
             searcher.clear()
         if board.is_game_over():
-            raise ValueError(f"{args.file}:{pos.number}: the game is over in this position")
+            raise ValueError(f"{args.file}: the game is over in position {k} ({board.obf()})")
         p, o = board.side_bitboards()
         plan = SearchPlan(exact_empties=64, wld=args.wld)
         r, _ = searcher.search(p, o, board.geometry.mask, plan)
@@ -105,11 +66,11 @@ def run(args: argparse.Namespace) -> int:
                 good = (score > 0) == (best > 0) and (score < 0) == (best < 0)
                 good = (
                     good
-                    and (pos.scores.get(move) is not None)
-                    and _sign(pos.scores[move]) == _sign(best)
+                    and (pos.scores.get(r.move) is not None)
+                    and _sign(pos.scores[r.move]) == _sign(best)
                 )
             else:
-                good = score == best and pos.scores.get(move) == best
+                good = score == best and pos.scores.get(r.move) == best
             matched += good
             ok = "yes" if good else "NO"
         rate = r.nodes / r.time / 1e6 if r.time > 0 else 0.0

@@ -14,14 +14,14 @@ level  depth  endgame    selectivity
 3      3      6          --
 4      4      8          --
 5      5      10         --
-6      6      12         --
-7      7      14         --
-8      8      16         --
-9      9      17         --
-10     10     18         --
+6      6      12         91
+7      7      14         91
+8      8      16         91
+9      9      17         91
+10     10     18         91
 11     11     18         91
 12     12     19         91
-13     13     20         91
+13     13     20         95
 14     14     20         95
 15     15     21         95
 16     16     22         95
@@ -31,8 +31,8 @@ level  depth  endgame    selectivity
 20     21     26         99
 =====  =====  =========  ===========
 
-:data:`DEFAULT_LEVEL` answers in about a second on a 2024 laptop core (see
-``benchmarks/RESULTS-search.md``).
+:data:`DEFAULT_LEVEL` (12) answers in about a second on the shared development machines,
+well under on an idle core (see ``benchmarks/RESULTS-search.md``).
 """
 
 from __future__ import annotations
@@ -80,14 +80,14 @@ _TABLE = (
     (3, 6, None),
     (4, 8, None),
     (5, 10, None),
-    (6, 12, None),
-    (7, 14, None),
-    (8, 16, None),
-    (9, 17, None),
-    (10, 18, None),
+    (6, 12, 91),
+    (7, 14, 91),
+    (8, 16, 91),
+    (9, 17, 91),
+    (10, 18, 91),
     (11, 18, 91),
     (12, 19, 91),
-    (13, 20, 91),
+    (13, 20, 95),
     (14, 20, 95),
     (15, 21, 95),
     (16, 22, 95),
@@ -102,7 +102,7 @@ LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(d, e, s) for i, (d, e, s) in en
 
 MIN_LEVEL = 1
 MAX_LEVEL = 20
-DEFAULT_LEVEL = 8
+DEFAULT_LEVEL = 12
 """The level a user gets without asking: answers in about a second."""
 
 

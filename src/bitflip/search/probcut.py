@@ -5,10 +5,10 @@ depth ``d'``: ``v_d = a * v_d' + b + e`` with ``e`` roughly normal of deviation 
 node whose shallow value is beyond ``(beta + t * sigma - b) / a`` is cut as failing high
 (and likewise low), with confidence set by ``t`` (the level's selectivity).
 
-``python -m bitflip.search.probcut --eval positional --positions 300`` fits ``a``, ``b`` and
-``sigma`` for each depth by least squares on pairs of searches of positions taken from
-recorded games (WTHOR when the data folder is available, else games of the engine against
-a random opponent), and writes ``src/bitflip/data/mpc-<eval>.json`` with how it was made.
+``python -m bitflip.search.probcut --eval default --positions 200 --data ../shared/data``
+fits ``a``, ``b`` and ``sigma`` for each depth by least squares on pairs of searches of
+positions from recorded games (WTHOR when the data folder is given, else random games) and
+writes ``src/bitflip/data/mpc-<eval>.json`` with how it was made.
 """
 
 from __future__ import annotations
@@ -44,16 +44,22 @@ class ProbCutFit:
 def table_from_fits(fits: list[ProbCutFit]) -> np.ndarray:
     """The (depth, 4) float64 table the kernel reads: shallow depth, a, b, sigma per depth."""
     table = np.zeros((MAX_MPC_DEPTH + 1, 4), dtype=np.float64)
+    if not fits:
+        return table
     by_depth = {f.depth: f for f in fits}
-    known = sorted(by_depth)
+    deepest = max(by_depth)
+    # Beyond the fitted depths: the deepest fit's a and b, and sigma extrapolated linearly
+    # in depth (never shrinking), since the error of the prediction grows with the gap.
+    ds = np.array(sorted(by_depth), dtype=np.float64)
+    slope = float(np.polyfit(ds, [by_depth[int(d)].sigma for d in ds], 1)[0]) if len(ds) > 1 else 0
     for d in range(MIN_MPC_DEPTH, MAX_MPC_DEPTH + 1):
-        if not known:
-            break
-        # Depths beyond the fitted ones reuse the deepest fit's a and b, and its sigma.
-        f = by_depth.get(d) or by_depth[max(k for k in known if k <= d)] if d >= known[0] else None
-        if f is None:
-            continue
-        table[d] = (shallow_depth(d), f.a, f.b, f.sigma)
+        if d in by_depth:
+            f = by_depth[d]
+            table[d] = (shallow_depth(d), f.a, f.b, f.sigma)
+        elif d > deepest:
+            f = by_depth[deepest]
+            sigma = f.sigma + max(slope, 0.0) * (d - deepest)
+            table[d] = (shallow_depth(d), f.a, f.b, sigma)
     return table
 
 
@@ -94,13 +100,10 @@ def sample_positions(n: int, seed: int, data: Path | None) -> list[tuple[int, in
     out: list[tuple[int, int]] = []
     games: list[list[int]] = []
     if data is not None:
-        try:
-            from bitflip.formats.wthor import read_wthor  # type: ignore[import-not-found]
+        from bitflip.formats.wthor import read_wtb
 
-            for f in sorted((data / "wthor").glob("WTH_20*.wtb"))[:3]:
-                games.extend(list(g.moves) for g in read_wthor(f))
-        except (ImportError, OSError):
-            games = []
+        for f in sorted((data / "wthor").glob("WTH_20*.wtb"))[:3]:
+            games.extend(list(g.moves) for g in read_wtb(f, passes=True, check=False))
     while len(out) < n:
         b = Board()
         target = int(rng.integers(10, 45))
@@ -143,7 +146,7 @@ def calibrate(
             pairs.setdefault(d, []).append((values[shallow_depth(d)], values[d]))
     fits = fit(pairs)
     return {
-        "eval": evaluation,
+        "eval": ev.name,
         "how": (
             f"python -m bitflip.search.probcut --eval {evaluation} --positions {positions} "
             f"--max-depth {max_depth} --seed {seed}: least squares of the depth-d value on the "
@@ -158,7 +161,7 @@ def calibrate(
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Fit Multi-ProbCut parameters for an evaluation.")
-    ap.add_argument("--eval", default="positional")
+    ap.add_argument("--eval", default="default")
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--max-depth", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
@@ -166,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
     doc = calibrate(args.eval, args.positions, args.max_depth, args.seed, args.data)
-    out = args.out or params_path(args.eval)
+    out = args.out or params_path(str(doc["eval"]))
     out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {out}")
     return 0
