@@ -105,9 +105,12 @@ def test_train_patterns_command_and_resume(
     assert main(["train", "patterns", "--config", str(cfg), "--epochs", "1"]) == 0
     out = capsys.readouterr().out
     assert "held-out MAE" in out
-    # Resuming with the same settings starts after the finished epoch.
+    # Resuming with the same settings starts after the finished epoch; more epochs go on.
     assert main(["train", "patterns", "--config", str(cfg), "--epochs", "1"]) == 0
     assert "resuming after epoch 1" in capsys.readouterr().out
+    assert main(["train", "patterns", "--config", str(cfg)]) == 0
+    out = capsys.readouterr().out
+    assert "resuming after epoch 1" in out and "epoch 2:" in out and "epoch 1:" not in out
     weights = sorted((tmp_path / "run").glob("patterns-*.npz"))
     assert weights and weights[0].with_suffix(".md").is_file()
     ev = load_evaluation(str(weights[0]))

@@ -110,7 +110,10 @@ class PatternsFitConfig:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def fit_key(self) -> str:
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
+        """Hash of the settings a checkpoint depends on: not ``epochs`` (a finished run goes on
+        when given more) nor ``out``."""
+        d = {k: v for k, v in asdict(self).items() if k not in ("epochs", "out")}
+        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
 
 
 @dataclass
