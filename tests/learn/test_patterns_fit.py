@@ -91,6 +91,11 @@ def test_config_errors(tmp_path: Path) -> None:
     cfg.write_text('[patterns]\ntarget = "best"\n')
     with pytest.raises(ValueError, match="target"):
         PatternsFitConfig.from_toml(cfg)
+    cfg.write_text('[patterns]\nphases = "many"\n')
+    with pytest.raises(ValueError, match="phases must be int"):
+        PatternsFitConfig.from_toml(cfg)
+    cfg.write_text("[patterns]\nlearning_rate = 1\nextra = []\n")
+    assert PatternsFitConfig.from_toml(cfg).learning_rate == 1
 
 
 @pytest.mark.slow

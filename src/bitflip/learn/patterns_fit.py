@@ -78,9 +78,14 @@ class PatternsFitConfig:
             raise ValueError(f"{path}: bad TOML ({exc})") from exc
         doc = doc.get("patterns", doc)
         known = {f.name: f for f in fields(cls)}
-        for key in doc:
+        defaults = cls()
+        for key, value in doc.items():
             if key not in known:
                 raise ValueError(f"{path}: unknown key {key!r} (known: {', '.join(known)})")
+            want = type(getattr(defaults, key))
+            ok = isinstance(value, want) or (want is float and type(value) is int)
+            if not ok or (want is list and not all(isinstance(x, str) for x in value)):
+                raise ValueError(f"{path}: {key} must be {want.__name__}, not {value!r}")
         cfg = cls(**doc)
         cfg.check()
         return cfg
@@ -413,10 +418,13 @@ def fit_patterns(
     out.mkdir(parents=True, exist_ok=True)
     cache = out / f"samples-{cfg.data_key()}.npz"
     if cache.is_file():
-        with np.load(cache) as z:
-            samples = Samples(z["p"], z["o"], z["target"], z["game"])
-            held = z["held"]
-            files = [str(x) for x in z["files"]]
+        try:
+            with np.load(cache) as z:
+                samples = Samples(z["p"], z["o"], z["target"], z["game"])
+                held = z["held"]
+                files = [str(x) for x in z["files"]]
+        except (ValueError, KeyError, OSError, EOFError) as exc:
+            raise ValueError(f"{cache}: corrupt sample cache ({exc}); delete it") from exc
         log(f"samples: {len(samples)} positions from {cache}")
     else:
         games = load_games(cfg)
