@@ -60,10 +60,10 @@ class PatternsFitConfig:
     """"final": final disc difference; "theoretical": the WTHOR perfect-play score of the game's
     position at ``depth`` empties (exact there, and free of the players' endgame errors before
     it) for positions with at least that many empties, the final difference after it."""
-    epochs: int = 4
-    learning_rate: float = 0.05
+    epochs: int = 5
+    learning_rate: float = 0.1
     """NLMS step at the first epoch (0 < lr < 2), decayed by ``decay`` each epoch."""
-    decay: float = 0.6
+    decay: float = 0.5
     min_empties: int = 0
     """Skip positions with fewer empties (0: keep all)."""
     out: str = "runs/patterns"
@@ -537,10 +537,12 @@ phase), {weights.n_phases} phases by number of empties.
   {r.train_games} games ({r.train_positions} positions) for training, {r.holdout_games} games
   ({r.holdout_positions} positions) held out.
 - Target: {
-        "WTHOR theoretical score (perfect play from 24 empties) down to 24 empties, then the"
+        "the WTHOR theoretical score (perfect play from the file's depth, 24 empties in the FFO "
+        "base) down to that depth, then the final disc difference (throughout for files that "
+        "store no depth)"
         if cfg.target == "theoretical"
-        else "the"
-    } final disc difference, from the side to move's view.
+        else "the final disc difference"
+    }, from the side to move's view.
 - Method: normalised LMS SGD, {cfg.epochs} epochs, learning rate {cfg.learning_rate} x
   {cfg.decay}^epoch.
 
