@@ -61,7 +61,7 @@ class PatternsFitConfig:
     position at ``depth`` empties (exact there, and free of the players' endgame errors before
     it) for positions with at least that many empties, the final difference after it."""
     epochs: int = 5
-    learning_rate: float = 0.1
+    learning_rate: float = 0.2
     """NLMS step at the first epoch (0 < lr < 2), decayed by ``decay`` each epoch."""
     decay: float = 0.5
     min_empties: int = 0
