@@ -22,6 +22,11 @@ COMMANDS: tuple[str, ...] = (
     "db",
     "arena",
     "train",
+    "solve",
+    "bench",
+    "analyze",
+    "hint",
+    "nboard",
 )
 
 

@@ -1,0 +1,51 @@
+"""``bitflip analyze GAME``: each move of a game against the engine's best, mistakes marked."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from bitflip.cli.hint import add_search_options
+
+    p = sub.add_parser(
+        "analyze",
+        help="score each move of a game against the best move",
+        description="Score each move of a game (a transcript, or a file holding one) against "
+        "the engine's best move; moves that lose at least --mistake discs are marked '?', "
+        "at least --blunder discs '??'.",
+    )
+    p.add_argument("game", help="transcript ('f5d6c3...') or a file with one")
+    p.add_argument("--mistake", type=float, default=3.0, help="loss in discs marked '?'")
+    p.add_argument("--blunder", type=float, default=8.0, help="loss in discs marked '??'")
+    add_search_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from bitflip.cli._positions import read_game
+    from bitflip.cli.hint import limit_from
+    from bitflip.engine import Engine
+
+    board = read_game(args.game)
+    if not board.move_stack:
+        raise ValueError("the game has no moves")
+    engine = Engine(args.level, evaluation=args.eval, size=board.size)
+    name = board.geometry.square_name
+
+    def progress(done: int, total: int) -> None:
+        print(f"\ranalysing {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    rows = engine.analyze_game(board, limit_from(args), on_progress=progress)
+    print(file=sys.stderr)
+    totals = {0: 0.0, 1: 0.0}
+    for a in rows:
+        mark = "??" if a.loss >= args.blunder else "?" if a.loss >= args.mistake else ""
+        totals[int(a.color)] += a.loss
+        best = "" if a.loss <= 0 else f"  best {name(a.best)} {a.best_score:+.2f}"
+        print(f"{a.ply + 1:>2}. {a.color.name.lower():5} {name(a.played)}{mark:2} "
+              f"{a.played_score:+7.2f}{best}")  # fmt: skip
+    print(f"total loss: black {totals[0]:.2f}, white {totals[1]:.2f} discs")
+    return 0

@@ -1,0 +1,322 @@
+"""The engine facade: every front end (CLI, NBoard, web, agents) is a thin adapter over it.
+
+No I/O, no protocol. ``stop()`` and ``ponder()`` are safe from any thread: searches run in
+numba kernels that release the GIL and poll a shared stop flag.
+
+>>> from bitflip import Board
+>>> from bitflip.search.limits import Limit
+>>> engine = Engine(level=2)
+>>> engine.set_position(Board())
+>>> result = engine.go()
+>>> result.move in Board().legal_moves
+True
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bitflip.core.board import Board, Color, Move
+from bitflip.core.geometry import PASS
+from bitflip.eval.evaluator import Evaluation, load_evaluation
+from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.levels import DEFAULT_LEVEL, level_spec
+from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
+
+__all__ = ["DEFAULT_LEVEL", "Engine", "MoveAnalysis", "load_engine_evaluation"]
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    """How one played move compares with the engine's best, from the mover's view (discs)."""
+
+    ply: int
+    """Index of the move in the game's move stack."""
+    color: Color
+    played: Move
+    played_score: float
+    best: Move
+    best_score: float
+    loss: float
+    """``best_score - played_score`` (0 for the best move)."""
+    depth: int
+    exact: bool
+
+
+def load_engine_evaluation(name: str = "default", size: int = 8) -> Evaluation:
+    """An evaluation by name; "default" falls back to "positional" where none is installed."""
+    try:
+        return load_evaluation(name, size)
+    except (ValueError, OSError):
+        if name != "default":
+            raise
+        return load_evaluation("positional", size)
+
+
+class Engine:
+    """A searching engine with a level, a position and a transposition table."""
+
+    def __init__(
+        self,
+        level: int = DEFAULT_LEVEL,
+        *,
+        evaluation: str = "default",
+        tt_mb: int = 64,
+        size: int = 8,
+    ) -> None:
+        level_spec(level)
+        self.level = level
+        self.size = size
+        self.evaluation = load_engine_evaluation(evaluation, size)
+        from bitflip.search.probcut import load_table
+
+        self._searcher = Searcher(
+            self.evaluation, tt_mb=tt_mb, mpc=load_table(self.evaluation.name)
+        )
+        self._board = Board(size=size)
+        self._ponder_thread: threading.Thread | None = None
+        self._state_lock = threading.Lock()
+
+    # --- position ----------------------------------------------------------------------------
+
+    def new_game(self) -> None:
+        """Forget the previous game: stop pondering, clear the tables."""
+        self._end_ponder()
+        self._searcher.clear()
+        self._board = Board(size=self.size)
+
+    def set_position(self, board: Board) -> None:
+        """Search ``board`` from now on (a copy, with its move stack)."""
+        self._end_ponder()
+        if board.size != self.size:
+            raise ValueError(
+                f"this engine plays {self.size}x{self.size}, not {board.size}x{board.size}"
+            )
+        self._board = board.copy()
+
+    @property
+    def board(self) -> Board:
+        """A copy of the current position."""
+        return self._board.copy()
+
+    # --- searching ---------------------------------------------------------------------------
+
+    def plan(
+        self, limit: Limit | None, *, multipv: bool = False, board: Board | None = None
+    ) -> SearchPlan:
+        """The search plan for a limit (None: the level's own) in the current position."""
+        spec = level_spec(self.level)
+        b = board if board is not None else self._board
+        if limit is None:
+            return SearchPlan(
+                max_depth=spec.depth,
+                exact_empties=spec.endgame_depth,
+                selectivity=spec.probcut_t,
+                multipv=multipv,
+            )
+        soft = hard = limit.time
+        if limit.clocks is not None:
+            from bitflip.search.timeman import budget
+
+            tb = budget(limit.clocks, bin(b.empty).count("1"))
+            soft = tb.soft if soft is None else min(soft, tb.soft)
+            hard = tb.hard if hard is None else min(hard, tb.hard)
+        timed = soft is not None or limit.nodes is not None
+        return SearchPlan(
+            max_depth=limit.depth if limit.depth is not None else 60,
+            exact_empties=0 if limit.depth is not None and not timed else spec.endgame_depth,
+            selectivity=spec.probcut_t if limit.depth is None else 0,
+            nodes=limit.nodes,
+            hard_time=hard,
+            soft_time=soft,
+            multipv=multipv,
+        )
+
+    def go(
+        self, limit: Limit | None = None, on_info: Callable[[SearchInfo], None] | None = None
+    ) -> SearchResult:
+        """Search the current position and return the best move (PASS if it is the only one).
+
+        Raises:
+            ValueError: the game is over.
+        """
+        self._end_ponder()
+        b = self._board
+        result, _ = self._run(b, self.plan(limit), on_info)
+        return result
+
+    def hint(
+        self,
+        n: int = 64,
+        limit: Limit | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> list[MoveScore]:
+        """Scores (discs, side to move's view) of the ``n`` best moves, best first."""
+        self._end_ponder()
+        if n < 1:
+            raise ValueError(f"hint needs n >= 1, not {n}")
+        _, scores = self._run(self._board, self.plan(limit, multipv=True), on_info)
+        return scores[:n]
+
+    def _run(
+        self, board: Board, plan: SearchPlan, on_info: Callable[[SearchInfo], None] | None
+    ) -> tuple[SearchResult, list[MoveScore]]:
+        if board.is_game_over():
+            raise ValueError(
+                f"the game is over, there is no move to search (position {board.obf()})"
+            )
+        p, o = board.side_bitboards()
+        return self._searcher.search(p, o, board.geometry.mask, plan, on_info)
+
+    def stop(self) -> None:
+        """Make the running ``go``/``hint``/ponder return promptly (safe from any thread)."""
+        self._searcher.stop()
+
+    # --- pondering ---------------------------------------------------------------------------
+
+    def ponder(self) -> None:
+        """Search the current position in a background thread (filling the tables) until
+        ``go``, ``hint``, ``set_position``, ``new_game`` or ``stop`` ends it."""
+        self._end_ponder()
+        board = self._board.copy()
+        if board.is_game_over():
+            return
+        plan = SearchPlan(max_depth=60, exact_empties=level_spec(self.level).endgame_depth)
+
+        def work() -> None:
+            with contextlib.suppress(ValueError):
+                self._run(board, plan, None)
+
+        t = threading.Thread(target=work, name="bitflip-ponder", daemon=True)
+        with self._state_lock:
+            self._ponder_thread = t
+        t.start()
+
+    @property
+    def pondering(self) -> bool:
+        t = self._ponder_thread
+        return t is not None and t.is_alive()
+
+    def _end_ponder(self) -> None:
+        with self._state_lock:
+            t = self._ponder_thread
+            self._ponder_thread = None
+        if t is not None:
+            self._searcher.stop()
+            t.join()
+
+    # --- analysis ----------------------------------------------------------------------------
+
+    def analyze_game(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> list[MoveAnalysis]:
+        """Score every move of ``board.move_stack`` against the best move of its position.
+
+        Forced passes are skipped. ``on_progress(done, total)`` is called after each move.
+        """
+        self._end_ponder()
+        moves = board.move_stack
+        b = board.copy()
+        while b.move_stack:
+            b.pop()
+        out: list[MoveAnalysis] = []
+        for ply, move in enumerate(moves):
+            if move != PASS:
+                p, o = b.side_bitboards()
+                plan = self.plan(limit, multipv=True, board=b)
+                _, scores = self._searcher.search(p, o, b.geometry.mask, plan, None)
+                by_move = {s.move: s for s in scores}
+                best = scores[0]
+                played = by_move.get(move, best)
+                out.append(
+                    MoveAnalysis(
+                        ply=ply,
+                        color=b.turn,
+                        played=move,
+                        played_score=played.score,
+                        best=best.move,
+                        best_score=best.score,
+                        loss=best.score - played.score,
+                        depth=best.depth,
+                        exact=best.exact,
+                    )
+                )
+            b.push(move)
+            if on_progress is not None:
+                on_progress(ply + 1, len(moves))
+        return out
+
+
+# --- agents ----------------------------------------------------------------------------------
+
+
+class EngineAgent:
+    """``engine:level=N``: the engine at a level, as an agent (one engine per board size)."""
+
+    def __init__(
+        self,
+        level: int = DEFAULT_LEVEL,
+        seed: int | None = None,
+        eval: str = "default",
+        tt_mb: int = 16,
+    ) -> None:
+        level_spec(level)
+        self.level = level
+        self.seed = seed
+        self.eval_name = eval
+        self.tt_mb = tt_mb
+        self.name = f"engine:level={level}"
+        self._engines: dict[int, Engine] = {}
+
+    def _limit(self) -> Limit | None:
+        return None
+
+    def engine(self, size: int) -> Engine:
+        if size not in self._engines:
+            self._engines[size] = Engine(
+                self.level, evaluation=self.eval_name, tt_mb=self.tt_mb, size=size
+            )
+        return self._engines[size]
+
+    def new_game(self) -> None:
+        for e in self._engines.values():
+            e.new_game()
+
+    def select_move(self, board: Board) -> Move:
+        e = self.engine(board.size)
+        e.set_position(board)
+        return e.go(self._limit()).move
+
+
+class AlphaBetaAgent(EngineAgent):
+    """``alphabeta:depth=N`` or ``alphabeta:time=S`` (seconds a move), ``eval=NAME``."""
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time: float | None = None,
+        eval: str = "default",
+        seed: int | None = None,
+        tt_mb: int = 16,
+    ) -> None:
+        if depth is None and time is None:
+            depth = 6
+        if depth is not None and (not isinstance(depth, int) or depth < 1):
+            raise ValueError(f"alphabeta depth must be a whole number >= 1, not {depth!r}")
+        if time is not None and (not isinstance(time, int | float) or time <= 0):
+            raise ValueError(f"alphabeta time must be a positive number of seconds, not {time!r}")
+        super().__init__(DEFAULT_LEVEL, seed, eval, tt_mb)
+        self.depth = depth
+        self.time = float(time) if time is not None else None
+        load_engine_evaluation(eval)  # fail now on an unknown evaluation
+        what = f"depth={depth}" if depth is not None else f"time={time}"
+        self.name = f"alphabeta:{what}" + (f",eval={eval}" if eval != "default" else "")
+
+    def _limit(self) -> Limit | None:
+        return Limit(depth=self.depth, time=self.time)

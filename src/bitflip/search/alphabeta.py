@@ -1,0 +1,415 @@
+"""The midgame search kernel: negamax principal variation search with a transposition table,
+move ordering and Multi-ProbCut, compiled by numba and releasing the GIL.
+
+Scores are in eval units (:data:`bitflip.eval.evaluator.EVAL_SCALE` per disc), from the side to
+move's view. A node whose remaining depth reaches the end of the game is handed to the exact
+endgame solver, so such scores are exact disc differences times the scale.
+
+Iterative deepening, aspiration windows and limits live in :mod:`bitflip.search.driver`; this
+module is the recursive kernel and its context.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.hashing import position_hash
+from bitflip.eval.evaluator import EVAL_SCALE, evaluate
+from bitflip.search.endgame import (
+    GENERATION,
+    MAX_NODES,
+    NODES,
+    STOP,
+    SolverBuffers,
+    final_score,
+    solve_kernel,
+)
+from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, pick_next
+from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable, tt_probe, tt_store
+
+INF = 1_000_000
+"""Beyond every score (eval units)."""
+MAX_PLY = 128
+
+MPC_T = 4
+"""Index in the control array of the Multi-ProbCut confidence t, in hundredths (0: off)."""
+
+SORT_SEARCH_DEPTH = 4
+"""From this remaining depth on, children are ordered by a shallow search, not a static score."""
+
+
+@njit(cache=True, nogil=True)
+def _sort_depth(depth: int) -> int:
+    # Depth of the ordering search at a node of remaining depth ``depth``.
+    return min((depth - SORT_SEARCH_DEPTH) // 2, 4)
+
+
+PVS_SIG = (
+    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, float64[::1],"
+    " uint64[::1], int64[::1], int64[:, ::1], int64[:, ::1], uint64[::1], int64[::1],"
+    " int64[:, ::1], int64[:, ::1], float64[:, ::1], int64[::1])"
+)
+"""One explicit signature: numba's cache of a recursive function is reliable only with one."""
+
+
+@njit(PVS_SIG, cache=True, nogil=True)
+def pvs_kernel(
+    p: np.uint64,
+    o: np.uint64,
+    mask: np.uint64,
+    depth: int,
+    alpha: int,
+    beta: int,
+    ply: int,
+    kind: int,
+    weights: np.ndarray,
+    keys: np.ndarray,
+    data: np.ndarray,
+    buf_moves: np.ndarray,
+    buf_scores: np.ndarray,
+    eg_keys: np.ndarray,
+    eg_data: np.ndarray,
+    eg_moves: np.ndarray,
+    eg_scores: np.ndarray,
+    mpc: np.ndarray,
+    ctl: np.ndarray,
+) -> int:
+    """Fail-soft PVS value of (p, o) searched ``depth`` plies, in eval units."""
+    ctl[NODES] += 1
+    if ctl[NODES] >= ctl[MAX_NODES]:
+        ctl[STOP] = 1
+    if ctl[STOP] != 0:
+        return 0
+    empties = mask & ~(p | o)
+    n = int(popcount(empties))
+    if depth >= n:
+        # The search reaches the end: solve exactly (disc window rounded outward).
+        lo = -((-alpha) // EVAL_SCALE) - 1 if alpha > -INF else -1000
+        hi = beta // EVAL_SCALE + 1 if beta < INF else 1000
+        lo = max(lo, -65)
+        hi = min(hi, 65)
+        ctl[NODES] -= 1
+        v = solve_kernel(
+            p, o, lo, hi, mask, eg_keys, eg_data, eg_moves, eg_scores, ctl, kind, weights
+        )
+        return int(v * EVAL_SCALE)
+    moves = legal_moves(p, o, mask)
+    if moves == 0:
+        if legal_moves(o, p, mask) == 0:
+            return int(final_score(p, o, mask) * EVAL_SCALE)
+        return -pvs_kernel(
+            o,
+            p,
+            mask,
+            depth,
+            -beta,
+            -alpha,
+            ply + 1,
+            kind,
+            weights,
+            keys,
+            data,
+            buf_moves,
+            buf_scores,
+            eg_keys,
+            eg_data,
+            eg_moves,
+            eg_scores,
+            mpc,
+            ctl,
+        )
+    if depth <= 0:
+        return int(evaluate(p, o, mask, kind, weights))
+
+    key = position_hash(p, o)
+    found, tscore, tdepth, tbound, hash_move = tt_probe(keys, data, key)
+    if found and tdepth >= depth:
+        if tbound == EXACT:
+            return tscore
+        if tbound == LOWER and tscore >= beta:
+            return tscore
+        if tbound == UPPER and tscore <= alpha:
+            return tscore
+
+    # Multi-ProbCut: a shallow search predicts the deep one; cut when it is confidently out
+    # of the window.
+    t = ctl[MPC_T]
+    if t > 0 and depth < mpc.shape[0] and mpc[depth, 0] > 0 and beta < INF and alpha > -INF:
+        sd = int(mpc[depth, 0])
+        a_ = mpc[depth, 1]
+        b_ = mpc[depth, 2]
+        margin = t * mpc[depth, 3] / 100.0
+        hi = int(np.ceil((beta + margin - b_) / a_))
+        v = pvs_kernel(
+            p,
+            o,
+            mask,
+            sd,
+            hi - 1,
+            hi,
+            ply,
+            kind,
+            weights,
+            keys,
+            data,
+            buf_moves,
+            buf_scores,
+            eg_keys,
+            eg_data,
+            eg_moves,
+            eg_scores,
+            mpc,
+            ctl,
+        )
+        if ctl[STOP] != 0:
+            return 0
+        if v >= hi:
+            return beta
+        lo = int(np.floor((alpha - margin - b_) / a_))
+        v = pvs_kernel(
+            p,
+            o,
+            mask,
+            sd,
+            lo,
+            lo + 1,
+            ply,
+            kind,
+            weights,
+            keys,
+            data,
+            buf_moves,
+            buf_scores,
+            eg_keys,
+            eg_data,
+            eg_moves,
+            eg_scores,
+            mpc,
+            ctl,
+        )
+        if ctl[STOP] != 0:
+            return 0
+        if v <= lo:
+            return alpha
+
+    # Order the moves.
+    mv = buf_moves[ply]
+    sc = buf_scores[ply]
+    count = 0
+    m = moves
+    sd = _sort_depth(depth)
+    # A runtime (not literal) infinity: a literal argument would make numba compile, and
+    # cache, a second specialisation of this recursive kernel, which then fails to load.
+    inf = ctl[NODES] * 0 + INF
+    while m:
+        sq = lowest_square(m)
+        m &= m - U1
+        b = U1 << np.uint64(sq)
+        f = flips(p, o, sq)
+        np_ = o ^ f
+        no = p | f | b
+        if sq == hash_move:
+            s = HASH_MOVE_BONUS
+        elif depth >= SORT_SEARCH_DEPTH:
+            s = -pvs_kernel(
+                np_,
+                no,
+                mask,
+                sd,
+                -inf,
+                inf,
+                ply + 1,
+                kind,
+                weights,
+                keys,
+                data,
+                buf_moves,
+                buf_scores,
+                eg_keys,
+                eg_data,
+                eg_moves,
+                eg_scores,
+                mpc,
+                ctl,
+            )
+        else:
+            # Fewest replies first; from depth 2 also the static score (at depth 1 the
+            # children are evaluated anyway, so evaluating them twice would not pay).
+            replies = legal_moves(np_, no, mask)
+            s = -64 * int(popcount(replies) + popcount(replies & CORNERS))
+            if b & CORNERS:
+                s += 64
+            if depth >= 2:
+                s -= int(evaluate(np_, no, mask, kind, weights))
+        mv[count] = sq
+        sc[count] = s
+        count += 1
+    if ctl[STOP] != 0:
+        return 0
+
+    best = -INF
+    best_move = NO_MOVE
+    a = alpha
+    for i in range(count):
+        sq = pick_next(mv, sc, i, count)
+        b = U1 << np.uint64(sq)
+        f = flips(p, o, sq)
+        np_ = o ^ f
+        no = p | f | b
+        if i == 0:
+            v = -pvs_kernel(
+                np_,
+                no,
+                mask,
+                depth - 1,
+                -beta,
+                -a,
+                ply + 1,
+                kind,
+                weights,
+                keys,
+                data,
+                buf_moves,
+                buf_scores,
+                eg_keys,
+                eg_data,
+                eg_moves,
+                eg_scores,
+                mpc,
+                ctl,
+            )
+        else:
+            v = -pvs_kernel(
+                np_,
+                no,
+                mask,
+                depth - 1,
+                -a - 1,
+                -a,
+                ply + 1,
+                kind,
+                weights,
+                keys,
+                data,
+                buf_moves,
+                buf_scores,
+                eg_keys,
+                eg_data,
+                eg_moves,
+                eg_scores,
+                mpc,
+                ctl,
+            )
+            if a < v < beta:
+                v = -pvs_kernel(
+                    np_,
+                    no,
+                    mask,
+                    depth - 1,
+                    -beta,
+                    -a,
+                    ply + 1,
+                    kind,
+                    weights,
+                    keys,
+                    data,
+                    buf_moves,
+                    buf_scores,
+                    eg_keys,
+                    eg_data,
+                    eg_moves,
+                    eg_scores,
+                    mpc,
+                    ctl,
+                )
+        if ctl[STOP] != 0:
+            return 0
+        if v > best:
+            best = v
+            best_move = sq
+            if v > a:
+                a = v
+                if a >= beta:
+                    break
+    if best >= beta:
+        bound = LOWER
+    elif best > alpha:
+        bound = EXACT
+    else:
+        bound = UPPER
+    tt_store(keys, data, key, best, depth, bound, best_move, ctl[GENERATION])
+    return best
+
+
+@dataclass
+class SearchContext:
+    """Everything a kernel call needs besides the position: tables, buffers, evaluation."""
+
+    kind: int
+    weights: np.ndarray
+    tt: TranspositionTable
+    eg_tt: TranspositionTable
+    mpc: np.ndarray
+    ctl: np.ndarray
+    moves: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY, 64), dtype=np.int64))
+    scores: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY, 64), dtype=np.int64))
+    eg_buffers: SolverBuffers = field(default_factory=SolverBuffers.allocate)
+
+    def midgame(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int) -> int:
+        """PVS value of a position (eval units); meaningless if ``ctl[STOP]`` got set."""
+        return int(
+            pvs_kernel(
+                np.uint64(p),
+                np.uint64(o),
+                np.uint64(mask),
+                depth,
+                alpha,
+                beta,
+                0,
+                self.kind,
+                self.weights,
+                self.tt.keys,
+                self.tt.data,
+                self.moves,
+                self.scores,
+                self.eg_tt.keys,
+                self.eg_tt.data,
+                self.eg_buffers.moves,
+                self.eg_buffers.scores,
+                self.mpc,
+                self.ctl,
+            )
+        )
+
+    def endgame(self, p: int, o: int, mask: int, alpha: int, beta: int) -> int:
+        """Exact value of a position (discs) within (alpha, beta), fail-soft."""
+        return int(
+            solve_kernel(
+                np.uint64(p),
+                np.uint64(o),
+                alpha,
+                beta,
+                np.uint64(mask),
+                self.eg_tt.keys,
+                self.eg_tt.data,
+                self.eg_buffers.moves,
+                self.eg_buffers.scores,
+                self.ctl,
+                self.kind,
+                self.weights,
+            )
+        )
+
+    def hash_move(self, p: int, o: int, exact: bool) -> int | None:
+        table = self.eg_tt if exact else self.tt
+        return table.best_move(int(position_hash(np.uint64(p), np.uint64(o))))
+
+
+def child(p: int, o: int, sq: int) -> tuple[int, int]:
+    """(p, o) after the side to move plays ``sq``, seen from the new side to move."""
+    f = int(flips(np.uint64(p), np.uint64(o), sq))
+    return o ^ f, p | f | (1 << sq)

@@ -1,0 +1,397 @@
+"""Iterative deepening over the kernels: aspiration windows, limits, exact solving, PVs.
+
+:class:`Searcher` owns the transposition tables and buffers of one searching thread. It runs
+the midgame kernel one depth at a time (each iteration's scores order the next), switches to
+the exact endgame solver when the remaining empties allow it, reports each finished
+iteration through ``on_info`` and stops on a depth, node or time limit, or on :meth:`stop`
+from another thread. Limits on time work with a timer thread that sets the kernels' shared
+stop flag, so a hard deadline is kept within milliseconds.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from bitflip.core.bitboard import legal_moves
+from bitflip.core.geometry import PASS
+from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
+from bitflip.search.alphabeta import INF, MPC_T, SearchContext, child
+from bitflip.search.endgame import MAX_NODES, NODES, STOP, final_score, new_control
+from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
+from bitflip.search.ordering import CORNERS
+from bitflip.search.tt import EXACT, LOWER, UPPER, TranspositionTable
+
+ASPIRATION = 2 * EVAL_SCALE
+"""Half-width of the first aspiration window around the previous iteration's score."""
+
+
+@dataclass(frozen=True)
+class SearchPlan:
+    """A resolved request: how deep, when to solve exactly, how long (seconds), how selective."""
+
+    max_depth: int = 60
+    exact_empties: int = 0
+    """Solve exactly (disc difference) when at most this many squares are empty."""
+    wld: bool = False
+    """Exact solves prove only win, loss or draw (scores -1, 0, +1 times the margin sign)."""
+    selectivity: int = 0
+    """Multi-ProbCut confidence t in hundredths of a standard deviation (0: no ProbCut)."""
+    nodes: int | None = None
+    hard_time: float | None = None
+    """Seconds after which the search is stopped, whatever it is doing."""
+    soft_time: float | None = None
+    """Seconds after which no new iteration starts (predicted from the last ones)."""
+    multipv: bool = False
+    """Score every root move exactly (for hints) instead of only the best one."""
+
+
+@dataclass(frozen=True)
+class RootScore:
+    move: int
+    score: int
+    bound: int
+
+
+def _root_pvs(
+    p: int,
+    o: int,
+    moves: list[int],
+    alpha: int,
+    beta: int,
+    all_moves: bool,
+    search: Callable[[int, int, int, int], int],
+    ctl: np.ndarray,
+) -> list[RootScore]:
+    """PVS over the root moves in the given order; ``search`` gives a child's own value."""
+    out: list[RootScore] = []
+    a = alpha
+    for i, sq in enumerate(moves):
+        np_, no = child(p, o, sq)
+        if i == 0 or all_moves:
+            lo = alpha if all_moves else a
+            v = -search(np_, no, -beta, -lo)
+        else:
+            lo = a
+            v = -search(np_, no, -a - 1, -a)
+            if a < v < beta:
+                lo = v - 1
+                v = -search(np_, no, -beta, -lo)
+        if ctl[STOP]:
+            break
+        bound = LOWER if v >= beta else UPPER if v <= lo else EXACT
+        out.append(RootScore(sq, v, bound))
+        if v > a:
+            a = v
+            if a >= beta and not all_moves:
+                break
+    return out
+
+
+@dataclass
+class _Iteration:
+    depth: int
+    best: int
+    score: int
+    scores: dict[int, int]
+    exact: bool
+    elapsed: float
+
+
+class Searcher:
+    """One search thread's state: tables, buffers, evaluation, stop flag."""
+
+    def __init__(
+        self, evaluation: Evaluation, *, tt_mb: float = 64, mpc: np.ndarray | None = None
+    ) -> None:
+        self.evaluation = evaluation
+        self.ctx = SearchContext(
+            kind=evaluation.kind,
+            weights=evaluation.weights,
+            tt=TranspositionTable.allocate(tt_mb * 3 / 4),
+            eg_tt=TranspositionTable.allocate(tt_mb / 4),
+            mpc=mpc if mpc is not None else np.zeros((1, 4), dtype=np.float64),
+            ctl=new_control(),
+        )
+        self._lock = threading.Lock()
+
+    def clear(self) -> None:
+        self.ctx.tt.clear()
+        self.ctx.eg_tt.clear()
+
+    def stop(self) -> None:
+        """Make the running search return as soon as possible (any thread)."""
+        self.ctx.ctl[STOP] = 1
+
+    # --- the search --------------------------------------------------------------------------
+
+    def search(
+        self,
+        p: int,
+        o: int,
+        mask: int,
+        plan: SearchPlan,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> tuple[SearchResult, list[MoveScore]]:
+        """Search the side-relative position; returns the result and the root move scores.
+
+        Raises:
+            ValueError: the game is over.
+        """
+        with self._lock:
+            return self._search(p, o, mask, plan, on_info)
+
+    def _search(
+        self,
+        p: int,
+        o: int,
+        mask: int,
+        plan: SearchPlan,
+        on_info: Callable[[SearchInfo], None] | None,
+    ) -> tuple[SearchResult, list[MoveScore]]:
+        t0 = time.perf_counter()
+        ctx = self.ctx
+        ctl = ctx.ctl
+        ctl[NODES] = 0
+        ctl[MAX_NODES] = plan.nodes if plan.nodes is not None else np.iinfo(np.int64).max
+        ctl[STOP] = 0
+        ctl[MPC_T] = plan.selectivity if ctx.mpc.shape[0] > 1 else 0
+        ctx.tt.new_search()
+        ctx.eg_tt.new_search()
+        ctl[3] = ctx.tt.generation
+        up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
+        moves_mask = int(legal_moves(up, uo, um))
+        if moves_mask == 0:
+            if int(legal_moves(uo, up, um)) == 0:
+                raise ValueError("the game is over: there is nothing to search")
+            # A forced pass: search the opponent's position and report PASS.
+            res, _ = self._search(o, p, mask, plan, None)
+            score = -res.score
+            result = SearchResult(
+                PASS, score, [PASS, *res.pv], res.depth, res.nodes, res.time, res.exact
+            )
+            return result, [MoveScore(PASS, score, res.depth, res.exact)]
+        moves = _bits(moves_mask)
+        moves.sort(key=lambda sq: _fast_order(p, o, mask, sq))
+        timer = None
+        if plan.hard_time is not None:
+            timer = threading.Timer(max(plan.hard_time, 0.0), self.stop)
+            timer.daemon = True
+            timer.start()
+        try:
+            last = self._deepen(p, o, mask, moves, plan, on_info, t0)
+        finally:
+            if timer is not None:
+                timer.cancel()
+        elapsed = time.perf_counter() - t0
+        scale = 1 if last.exact else EVAL_SCALE
+        pv = self._pv(p, o, mask, last.best, last.exact, last.depth)
+        result = SearchResult(
+            move=last.best,
+            score=last.score / scale,
+            pv=pv,
+            depth=last.depth,
+            nodes=int(ctl[NODES]),
+            time=elapsed,
+            exact=last.exact,
+        )
+        ranked = sorted(last.scores.items(), key=lambda kv: -kv[1])
+        scores = [MoveScore(m, s / scale, last.depth, last.exact) for m, s in ranked]
+        return result, scores
+
+    def _deepen(
+        self,
+        p: int,
+        o: int,
+        mask: int,
+        moves: list[int],
+        plan: SearchPlan,
+        on_info: Callable[[SearchInfo], None] | None,
+        t0: float,
+    ) -> _Iteration:
+        ctx = self.ctx
+        ctl = ctx.ctl
+        n_empties = bin(mask & ~(p | o)).count("1")
+        last: _Iteration | None = None
+        times: list[float] = []
+        exact_now = n_empties <= plan.exact_empties
+        depth = 0
+        while not exact_now:
+            depth += 1
+            if depth > plan.max_depth:
+                break
+            if depth >= n_empties:
+                exact_now = True
+                break
+            t_iter = time.perf_counter()
+            it = self._midgame_iteration(p, o, mask, moves, depth, plan, last)
+            if it is None:
+                break
+            it.elapsed = time.perf_counter() - t0
+            times.append(time.perf_counter() - t_iter)
+            last = it
+            moves = sorted(moves, key=lambda m: -it.scores.get(m, -INF))
+            if on_info is not None:
+                on_info(self._info(p, o, mask, it, plan))
+            if plan.soft_time is not None:
+                elapsed = time.perf_counter() - t0
+                if elapsed + _predict(times) > plan.soft_time:
+                    break
+            if plan.nodes is not None and ctl[NODES] >= plan.nodes:
+                break
+        if exact_now and not ctl[STOP]:
+            it = self._exact_iteration(p, o, mask, moves, plan, last)
+            if it is not None:
+                it.elapsed = time.perf_counter() - t0
+                last = it
+                if on_info is not None:
+                    on_info(self._info(p, o, mask, it, plan))
+        if last is None:
+            # Stopped before the first iteration finished: the best-ordered move, unscored.
+            last = _Iteration(0, moves[0], 0, {}, False, time.perf_counter() - t0)
+        return last
+
+    def _midgame_iteration(
+        self,
+        p: int,
+        o: int,
+        mask: int,
+        moves: list[int],
+        depth: int,
+        plan: SearchPlan,
+        last: _Iteration | None,
+    ) -> _Iteration | None:
+        ctx = self.ctx
+        ctl = ctx.ctl
+
+        def search(a: int, b: int, c: int, d: int) -> int:
+            return ctx.midgame(a, b, mask, depth - 1, c, d)
+
+        if plan.multipv or last is None or depth <= 2:
+            alpha, beta = -INF, INF
+        else:
+            alpha, beta = last.score - ASPIRATION, last.score + ASPIRATION
+        width = ASPIRATION
+        while True:
+            res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctl)
+            if ctl[STOP]:
+                return None
+            best = max(res, key=lambda r: r.score)
+            if best.score <= alpha and alpha > -INF:
+                width *= 4
+                alpha = max(-INF, best.score - width)
+            elif best.score >= beta and beta < INF:
+                width *= 4
+                beta = min(INF, best.score + width)
+                moves = [best.move] + [m for m in moves if m != best.move]
+            else:
+                break
+        scores = {r.move: r.score for r in res}
+        return _Iteration(depth, best.move, best.score, scores, False, 0.0)
+
+    def _exact_iteration(
+        self,
+        p: int,
+        o: int,
+        mask: int,
+        moves: list[int],
+        plan: SearchPlan,
+        last: _Iteration | None,
+    ) -> _Iteration | None:
+        ctx = self.ctx
+        n_empties = bin(mask & ~(p | o)).count("1")
+        if last is None and n_empties > 12:
+            # Order the root by a short midgame search first.
+            pre = self._midgame_iteration(p, o, mask, moves, min(6, n_empties - 6), plan, None)
+            if pre is not None:
+                pre_scores = pre.scores
+                moves = sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
+
+        def search(a: int, b: int, c: int, d: int) -> int:
+            return ctx.endgame(a, b, mask, c, d)
+
+        alpha, beta = (-1, 1) if plan.wld else (-65, 65)
+        res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl)
+        if ctx.ctl[STOP] or not res:
+            return None
+        best = max(res, key=lambda r: r.score)
+        scores = {r.move: r.score for r in res}
+        return _Iteration(n_empties, best.move, best.score, scores, True, 0.0)
+
+    # --- reporting ---------------------------------------------------------------------------
+
+    def _info(self, p: int, o: int, mask: int, it: _Iteration, plan: SearchPlan) -> SearchInfo:
+        scale = 1 if it.exact else EVAL_SCALE
+        return SearchInfo(
+            depth=it.depth,
+            score=it.score / scale,
+            pv=self._pv(p, o, mask, it.best, it.exact, it.depth),
+            nodes=int(self.ctx.ctl[NODES]),
+            time=it.elapsed,
+            exact=it.exact,
+            selectivity=_percent(plan.selectivity) if plan.selectivity and not it.exact else None,
+        )
+
+    def _pv(self, p: int, o: int, mask: int, first: int, exact: bool, depth: int) -> list[int]:
+        pv = [first]
+        p, o = child(p, o, first)
+        um = np.uint64(mask)
+        while len(pv) < max(depth, 1):
+            moves = int(legal_moves(np.uint64(p), np.uint64(o), um))
+            if moves == 0:
+                if int(legal_moves(np.uint64(o), np.uint64(p), um)) == 0:
+                    break
+                pv.append(PASS)
+                p, o = o, p
+                continue
+            m = self.ctx.hash_move(p, o, exact)
+            if m is None or m >= 64 or not moves >> m & 1:
+                break
+            pv.append(m)
+            p, o = child(p, o, m)
+        return pv
+
+
+# --- helpers ---------------------------------------------------------------------------------
+
+
+def _bits(x: int) -> list[int]:
+    out = []
+    while x:
+        low = x & -x
+        out.append(low.bit_length() - 1)
+        x ^= low
+    return out
+
+
+def _fast_order(p: int, o: int, mask: int, sq: int) -> int:
+    # Fewest opponent replies first (corners count double): a cheap first root order.
+    np_, no = child(p, o, sq)
+    r = int(legal_moves(np.uint64(np_), np.uint64(no), np.uint64(mask)))
+    return r.bit_count() + (r & int(CORNERS)).bit_count()
+
+
+def _predict(times: list[float]) -> float:
+    """Predicted duration of the next iteration from the last ones (growth factor 2 to 8)."""
+    if not times:
+        return 0.0
+    if len(times) < 2 or times[-2] <= 1e-4:
+        return times[-1] * 4
+    growth = min(max(times[-1] / times[-2], 2.0), 8.0)
+    return times[-1] * growth
+
+
+def _percent(t_hundredths: int) -> int:
+    """Confidence of a ProbCut threshold t (in hundredths of sigma) in percent (one-sided)."""
+    import math
+
+    return round(100 * 0.5 * (1 + math.erf(t_hundredths / 100 / math.sqrt(2))))
+
+
+def exact_score(p: int, o: int, mask: int) -> int:
+    """Final disc difference of a finished position (side to move's view)."""
+    return int(final_score(np.uint64(p), np.uint64(o), np.uint64(mask)))

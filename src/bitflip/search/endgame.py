@@ -1,0 +1,447 @@
+"""Exact endgame solver: the final disc difference (or win/loss/draw) under perfect play.
+
+The kernels search the side-relative position ``(p, o)`` in discs, empties to the winner, as
+:func:`bitflip.core.board.final_outcome` counts them. Speed comes from:
+
+- special code for the last empties: the last one is a flip count, the last two to
+  ``SMALL_EMPTIES`` walk the empty squares directly (no move generation), parity first;
+- above that: move generation, a transposition table (from ``TT_EMPTIES`` empties), the hash
+  move first, then "fastest first" (fewest opponent replies, corners counted double) with a
+  parity bonus, and a stability cutoff (the opponent's stable discs bound our best score);
+- principal variation search: the first move with the full window, the others with a null
+  window, re-searched only when they beat it.
+
+Win/loss/draw mode is the same search with the window (-1, 1).
+
+Every kernel counts nodes in ``ctl[NODES]`` and returns at once (with a meaningless score)
+when ``ctl[STOP]`` is set, by another thread, a timer or the node budget; callers must check
+the flag before trusting a score. Kernels release the GIL.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.hashing import position_hash
+from bitflip.eval.evaluator import evaluate
+from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, odd_regions, pick_next
+from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, tt_probe, tt_store
+
+# --- control array ---------------------------------------------------------------------------
+
+NODES = 0
+MAX_NODES = 1
+STOP = 2
+GENERATION = 3
+CTL_SIZE = 8
+
+
+def new_control(max_nodes: int | None = None, generation: int = 1) -> np.ndarray:
+    """The int64 control array a search shares with the threads that may stop it."""
+    ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+    ctl[MAX_NODES] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max
+    ctl[GENERATION] = generation
+    return ctl
+
+
+SMALL_EMPTIES = 6
+"""At and below this many empties the solver walks the empty squares without move lists."""
+TT_EMPTIES = 9
+"""From this many empties the solver uses its transposition table."""
+INF = 1000
+
+_STAB_THRESHOLD = np.array(
+    [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40]
+    + [42, 44, 46, 48, 48, 50, 50, 52, 52, 54, 54, 56, 56, 58, 58, 60, 60, 62, 62]
+    + [64] * 25,
+    dtype=np.int64,
+)
+"""Try the stability cutoff only when alpha is at least this high (by empties; from Edax)."""
+
+# --- stability -------------------------------------------------------------------------------
+
+_NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)
+_NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
+_COL_A = np.uint64(0x0101010101010101)
+_COL_H = np.uint64(0x8080808080808080)
+_ROW_1 = np.uint64(0x00000000000000FF)
+_ROW_8 = np.uint64(0xFF00000000000000)
+_S1 = np.uint64(1)
+_S7 = np.uint64(7)
+_S8 = np.uint64(8)
+_S9 = np.uint64(9)
+
+
+def _lines() -> np.ndarray:
+    # Every row, column and diagonal of the 8x8 board, by axis: (4, 15) masks, unused = 0.
+    out = np.zeros((4, 15), dtype=np.uint64)
+    for r in range(8):
+        out[0, r] = sum(1 << (8 * r + c) for c in range(8))
+        out[1, r] = sum(1 << (8 * c + r) for c in range(8))
+    for k in range(15):
+        d1 = d7 = 0
+        for r in range(8):
+            c = k - 7 + r  # c - r = k - 7: a1-h8 direction
+            if 0 <= c < 8:
+                d1 |= 1 << (8 * r + c)
+            c = k - r  # r + c = k: h1-a8 direction
+            if 0 <= c < 8:
+                d7 |= 1 << (8 * r + c)
+        out[2, k] = d1
+        out[3, k] = d7
+    return out
+
+
+LINES = _lines()
+
+
+@njit(cache=True, nogil=True)
+def stable_discs(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.uint64:
+    """Discs of ``p`` that can never be flipped (a subset: edges, corners, full lines).
+
+    A disc is stable when on each of the four axes its line is full, or a neighbour on that
+    axis is off the board or a stable disc of the same colour. Squares off a smaller board
+    count as off the board.
+    """
+    filled = p | o | ~mask
+    full = np.zeros(4, dtype=np.uint64)
+    for axis in range(4):
+        f = np.uint64(0)
+        for k in range(15):
+            line = LINES[axis, k]
+            if line != 0 and (filled & line) == line:
+                f |= line
+        full[axis] = f
+    wall = ~mask
+    stable = np.uint64(0)
+    while True:
+        b = stable | wall
+        h = full[0] | ((b << _S1) & _NOT_A) | _COL_A | ((b >> _S1) & _NOT_H) | _COL_H
+        v = full[1] | (b << _S8) | _ROW_1 | (b >> _S8) | _ROW_8
+        d1 = full[2] | ((b << _S9) & _NOT_A) | _COL_A | _ROW_1
+        d1 |= ((b >> _S9) & _NOT_H) | _COL_H | _ROW_8
+        d7 = full[3] | ((b << _S7) & _NOT_H) | _COL_H | _ROW_1
+        d7 |= ((b >> _S7) & _NOT_A) | _COL_A | _ROW_8
+        new = p & h & v & d1 & d7
+        if new == stable:
+            return stable
+        stable = new
+
+
+# --- scores ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, nogil=True)
+def final_score(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
+    """Disc difference of a finished game, the empty squares going to the winner."""
+    pc = popcount(p)
+    oc = popcount(o)
+    diff = pc - oc
+    empties = popcount(mask) - pc - oc
+    if diff > 0:
+        return int(diff + empties)
+    if diff < 0:
+        return int(diff - empties)
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
+    # One empty square left: whoever can play it does (the side to move first).
+    pc = popcount(p)
+    oc = popcount(o)
+    n = popcount(flips(p, o, sq))
+    if n > 0:
+        return int(pc - oc + 2 * n + 1)
+    n = popcount(flips(o, p, sq))
+    if n > 0:
+        return int(pc - oc - 2 * n - 1)
+    diff = pc - oc
+    if diff > 0:
+        return int(diff + 1)
+    if diff < 0:
+        return int(diff - 1)
+    return 0
+
+
+_SMALL_SIG = "int64(uint64, uint64, int64, int64, uint64, uint64, int64, int64[::1])"
+SOLVE_SIG = (
+    "int64(uint64, uint64, int64, int64, uint64, uint64[::1], int64[::1], int64[:, ::1],"
+    " int64[:, ::1], int64[::1], int64, float64[::1])"
+)
+"""Explicit signatures: numba's cache of a recursive function is reliable only with one."""
+
+
+@njit(_SMALL_SIG, cache=True, nogil=True)
+def _small(
+    p: np.uint64,
+    o: np.uint64,
+    alpha: int,
+    beta: int,
+    mask: np.uint64,
+    empties: np.uint64,
+    n: int,
+    ctl: np.ndarray,
+) -> int:
+    # 2..SMALL_EMPTIES empties: walk the empty squares, odd regions first; fail-soft.
+    ctl[NODES] += 1
+    best = -INF
+    odd = odd_regions(empties)
+    for phase in range(2):
+        rem = empties & odd if phase == 0 else empties & ~odd
+        while rem:
+            sq = lowest_square(rem)
+            rem &= rem - U1
+            f = flips(p, o, sq)
+            if f == 0:
+                continue
+            b = U1 << np.uint64(sq)
+            if n == 2:
+                ctl[NODES] += 1
+                v = -_last1(o ^ f, p | f | b, lowest_square(empties ^ b))
+            else:
+                v = -_small(
+                    o ^ f, p | f | b, -beta, -max(alpha, best), mask, empties ^ b, n - 1, ctl
+                )
+            if v > best:
+                best = v
+                if v >= beta:
+                    return best
+    if best == -INF:
+        if legal_moves(o, p, mask) == 0:
+            return final_score(p, o, mask)
+        return -_small(o, p, -beta, -alpha, mask, empties, n, ctl)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def potential_mobility(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
+    """Empty squares next to an opponent disc: where the side to move might play later."""
+    e = mask & ~(p | o)
+    x = ((o << _S1) & _NOT_A) | ((o >> _S1) & _NOT_H) | (o << _S8) | (o >> _S8)
+    x |= (
+        ((o << _S9) & _NOT_A)
+        | ((o >> _S9) & _NOT_H)
+        | ((o << _S7) & _NOT_H)
+        | ((o >> _S7) & _NOT_A)
+    )
+    return int(popcount(x & e))
+
+
+@njit(cache=True, nogil=True)
+def move_score_fast(np_: np.uint64, no: np.uint64, mask: np.uint64, odd: bool, b: np.uint64) -> int:
+    """Fastest-first ordering score of a move, from the position after it (opponent to move).
+
+    Fewest opponent replies (corners double) first, then fewest potential replies, then our
+    discs anchored at corners, then parity; as in Edax's fast move evaluation.
+    """
+    replies = legal_moves(np_, no, mask)
+    s = (36 - int(popcount(replies) + popcount(replies & CORNERS))) << 15
+    s += (36 - potential_mobility(np_, no, mask)) << 10
+    s += corner_stability(no) << 11
+    if odd:
+        s += 1 << 9
+    if b & CORNERS:
+        s += 1 << 8
+    return s
+
+
+_CORNER_NEIGH = np.uint64(0x42C300000000C342)
+
+
+@njit(cache=True, nogil=True)
+def corner_stability(x: np.uint64) -> int:
+    """Discs of ``x`` on a corner or beside an owned corner along an edge (a cheap stability)."""
+    c = x & CORNERS
+    n = ((c >> _S1) | (c << _S1) | (c >> _S8) | (c << _S8)) & x & _CORNER_NEIGH
+    return int(popcount(c) + popcount(n))
+
+
+EVAL_SORT_EMPTIES = 13
+"""From this many empties the solver orders moves with the evaluation as well."""
+_SHALLOW_INF = 10_000_000
+
+
+@njit(cache=True, nogil=True)
+def _shallow(
+    p: np.uint64,
+    o: np.uint64,
+    mask: np.uint64,
+    depth: int,
+    alpha: int,
+    beta: int,
+    kind: int,
+    weights: np.ndarray,
+) -> int:
+    # Plain fail-soft alpha-beta on the evaluation, for move ordering (depth 0 or 1).
+    if depth <= 0:
+        return int(evaluate(p, o, mask, kind, weights))
+    moves = legal_moves(p, o, mask)
+    if moves == 0:
+        return int(evaluate(p, o, mask, kind, weights))
+    best = -_SHALLOW_INF
+    while moves:
+        sq = lowest_square(moves)
+        moves &= moves - U1
+        f = flips(p, o, sq)
+        v = -int(evaluate(o ^ f, p | f | (U1 << np.uint64(sq)), mask, kind, weights))
+        if v > best:
+            best = v
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    return best
+
+
+@njit(SOLVE_SIG, cache=True, nogil=True)
+def solve_kernel(
+    p: np.uint64,
+    o: np.uint64,
+    alpha: int,
+    beta: int,
+    mask: np.uint64,
+    keys: np.ndarray,
+    data: np.ndarray,
+    buf_moves: np.ndarray,
+    buf_scores: np.ndarray,
+    ctl: np.ndarray,
+    kind: int,
+    weights: np.ndarray,
+) -> int:
+    """Exact score of (p, o) in discs within the window (alpha, beta), fail-soft.
+
+    ``kind`` and ``weights`` name the evaluation that orders moves far from the end.
+    """
+    empties = mask & ~(p | o)
+    n = int(popcount(empties))
+    if n <= SMALL_EMPTIES:
+        if n == 0:
+            ctl[NODES] += 1
+            return final_score(p, o, mask)
+        if n == 1:
+            ctl[NODES] += 1
+            return _last1(p, o, lowest_square(empties))
+        return _small(p, o, alpha, beta, mask, empties, n, ctl)
+    ctl[NODES] += 1
+    if ctl[NODES] >= ctl[MAX_NODES]:
+        ctl[STOP] = 1
+    if ctl[STOP] != 0:
+        return 0
+    moves = legal_moves(p, o, mask)
+    if moves == 0:
+        if legal_moves(o, p, mask) == 0:
+            return final_score(p, o, mask)
+        return -solve_kernel(
+            o, p, -beta, -alpha, mask, keys, data, buf_moves, buf_scores, ctl, kind, weights
+        )
+
+    # The opponent's stable discs cap our score.
+    if alpha >= _STAB_THRESHOLD[n] - (64 - popcount(mask)):
+        cap = int(popcount(mask) - 2 * popcount(stable_discs(o, p, mask)))
+        if cap <= alpha:
+            return cap
+
+    key = np.uint64(0)
+    hash_move = NO_MOVE
+    if n >= TT_EMPTIES:
+        key = position_hash(p, o)
+        found, score, _, bound, hash_move = tt_probe(keys, data, key)
+        if found:
+            if bound == EXACT:
+                return score
+            if bound == LOWER and score >= beta:
+                return score
+            if bound == UPPER and score <= alpha:
+                return score
+            if bound == LOWER and score > alpha:
+                alpha = score
+            elif bound == UPPER and score < beta:
+                beta = score
+
+    mv = buf_moves[n]
+    sc = buf_scores[n]
+    odd = odd_regions(empties)
+    count = 0
+    m = moves
+    while m:
+        sq = lowest_square(m)
+        m &= m - U1
+        b = U1 << np.uint64(sq)
+        f = flips(p, o, sq)
+        np_ = o ^ f
+        no = p | f | b
+        if sq == hash_move:
+            s = HASH_MOVE_BONUS
+        elif no == 0:
+            s = HASH_MOVE_BONUS // 2  # wipe-out
+        else:
+            s = move_score_fast(np_, no, mask, b & odd != 0, b)
+            if n >= EVAL_SORT_EMPTIES:
+                # Far from the end, a shallow evaluated search orders better (as in Edax):
+                # about 4 discs of it (2 at depth 1) weigh as much as one opponent reply.
+                sd = 0 if n < EVAL_SORT_EMPTIES + 4 else 1
+                v = _shallow(np_, no, mask, sd, -_SHALLOW_INF, _SHALLOW_INF, kind, weights)
+                s -= v * ((1 << 15) // (400 if sd == 0 else 200))
+        mv[count] = sq
+        sc[count] = s
+        count += 1
+
+    best = -INF
+    best_move = NO_MOVE
+    a = alpha
+    for i in range(count):
+        sq = pick_next(mv, sc, i, count)
+        b = U1 << np.uint64(sq)
+        f = flips(p, o, sq)
+        np_ = o ^ f
+        no = p | f | b
+        if i == 0:
+            v = -solve_kernel(
+                np_, no, -beta, -a, mask, keys, data, buf_moves, buf_scores, ctl, kind, weights
+            )
+        else:
+            v = -solve_kernel(
+                np_, no, -a - 1, -a, mask, keys, data, buf_moves, buf_scores, ctl, kind, weights
+            )
+            if a < v < beta:
+                v = -solve_kernel(
+                    np_, no, -beta, -v, mask, keys, data, buf_moves, buf_scores, ctl, kind, weights
+                )
+        if ctl[STOP] != 0:
+            return 0
+        if v > best:
+            best = v
+            best_move = sq
+            if v > a:
+                a = v
+                if a >= beta:
+                    break
+    if n >= TT_EMPTIES:
+        if best >= beta:
+            bound = LOWER
+        elif best > alpha:
+            bound = EXACT
+        else:
+            bound = UPPER
+        tt_store(keys, data, key, best, n, bound, best_move, ctl[GENERATION])
+    return best
+
+
+# --- Python side -----------------------------------------------------------------------------
+
+
+@dataclass
+class SolverBuffers:
+    """Per-ply move lists of the solver (one set per searching thread)."""
+
+    moves: np.ndarray
+    scores: np.ndarray
+
+    @classmethod
+    def allocate(cls) -> SolverBuffers:
+        return cls(np.zeros((65, 64), dtype=np.int64), np.zeros((65, 64), dtype=np.int64))

@@ -1,0 +1,115 @@
+"""Engine levels 1-20: depth, exact-endgame depth and selectivity presets.
+
+Shared by the CLI, the NBoard protocol and the web app. A level searches the midgame
+``depth`` plies deep, solves the game exactly once at most ``endgame_depth`` squares are
+empty, and prunes with Multi-ProbCut at the given ``selectivity`` (the confidence of each cut
+in percent; None searches without ProbCut). Levels are monotone: a higher level never
+searches less deep, solves later or prunes more boldly.
+
+=====  =====  =========  ===========
+level  depth  endgame    selectivity
+=====  =====  =========  ===========
+1      1      2          --
+2      2      4          --
+3      3      6          --
+4      4      8          --
+5      5      10         --
+6      6      12         --
+7      7      14         --
+8      8      16         --
+9      9      17         --
+10     10     18         --
+11     11     18         91
+12     12     19         91
+13     13     20         91
+14     14     20         95
+15     15     21         95
+16     16     22         95
+17     17     22         98
+18     18     23         98
+19     19     24         99
+20     21     26         99
+=====  =====  =========  ===========
+
+:data:`DEFAULT_LEVEL` answers in about a second on a 2024 laptop core (see
+``benchmarks/RESULTS-search.md``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from bitflip.search.limits import Limit
+
+
+@dataclass(frozen=True)
+class LevelSpec:
+    """One level's search settings."""
+
+    depth: int
+    """Midgame search depth in plies."""
+    endgame_depth: int
+    """Solve exactly when at most this many squares are empty."""
+    selectivity: int | None = None
+    """Multi-ProbCut confidence in percent (None: no ProbCut)."""
+
+    @property
+    def probcut_t(self) -> int:
+        """The ProbCut threshold t in hundredths of a standard deviation (0: off)."""
+        if self.selectivity is None:
+            return 0
+        # One-sided normal quantile of the confidence, by bisection (no scipy in the core).
+        q = self.selectivity / 100
+        lo, hi = 0.0, 5.0
+        for _ in range(50):
+            mid = (lo + hi) / 2
+            if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < q:
+                lo = mid
+            else:
+                hi = mid
+        return round(100 * lo)
+
+    def limit(self) -> Limit:
+        return Limit(depth=self.depth)
+
+
+_TABLE = (
+    (1, 2, None),
+    (2, 4, None),
+    (3, 6, None),
+    (4, 8, None),
+    (5, 10, None),
+    (6, 12, None),
+    (7, 14, None),
+    (8, 16, None),
+    (9, 17, None),
+    (10, 18, None),
+    (11, 18, 91),
+    (12, 19, 91),
+    (13, 20, 91),
+    (14, 20, 95),
+    (15, 21, 95),
+    (16, 22, 95),
+    (17, 22, 98),
+    (18, 23, 98),
+    (19, 24, 99),
+    (21, 26, 99),
+)
+
+LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(d, e, s) for i, (d, e, s) in enumerate(_TABLE)}
+"""Level number (1-20) to its settings."""
+
+MIN_LEVEL = 1
+MAX_LEVEL = 20
+DEFAULT_LEVEL = 8
+"""The level a user gets without asking: answers in about a second."""
+
+
+def level_spec(level: int) -> LevelSpec:
+    """The settings of a level, with a clear error for a level that does not exist."""
+    if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:
+        raise ValueError(
+            f"level must be a whole number from {MIN_LEVEL} to {MAX_LEVEL}, not {level!r}"
+        )
+    return LEVELS[level]

@@ -1,0 +1,67 @@
+"""solve, bench, hint and analyze: output shape and one-line errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from bitflip.cli.main import main
+
+
+def one_line_error(capsys, argv: list[str], command: str) -> str:  # type: ignore[no-untyped-def]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"bitflip {command}: error:") and len(err.strip().splitlines()) == 1
+    return err
+
+
+def test_solve_checks_the_annotation(tmp_path, capsys, shared_data) -> None:  # type: ignore[no-untyped-def]
+    lines = (shared_data / "ffo" / "fforum-1-19.obf").read_text().splitlines()[:2]
+    f = tmp_path / "two.obf"
+    f.write_text("\n".join(lines) + "\n")
+    assert main(["solve", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "g8    +18    +18" in out and "2/2 match the annotation" in out
+    assert main(["solve", str(f), "--wld"]) == 0
+
+
+def test_solve_errors(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    one_line_error(capsys, ["solve", str(tmp_path / "missing.obf")], "solve")
+    bad = tmp_path / "bad.obf"
+    bad.write_text("XXO-- X; A1:+2\n")
+    assert "bad.obf:1" in one_line_error(capsys, ["solve", str(bad)], "solve")
+    bad.write_text("-" * 27 + "OX------XO" + "-" * 27 + " X; D3:x\n")
+    assert "bad move score" in one_line_error(capsys, ["solve", str(bad)], "solve")
+
+
+def test_bench_prints_the_signature(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["bench", "--depth", "2"]) == 0
+    out = capsys.readouterr().out
+    first = int(out.split("Nodes searched: ")[1].split()[0])
+    assert main(["bench", "--depth", "2"]) == 0
+    assert int(capsys.readouterr().out.split("Nodes searched: ")[1].split()[0]) == first
+    one_line_error(capsys, ["bench", "--depth", "0"], "bench")
+
+
+def test_hint_and_analyze(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["hint", "f5d6", "--depth", "3", "-n", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("(depth 3)") == 2
+    obf = "-" * 27 + "OX------XO" + "-" * 27 + " X"
+    assert main(["hint", obf, "--level", "2"]) == 0
+    assert main(["analyze", "f5d6c3d3", "--depth", "2"]) == 0
+    out = capsys.readouterr().out
+    assert " 4. white d3" in out and "total loss" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["hint", "f5z9"],
+        ["hint", "f5d6", "--level", "0"],
+        ["hint", "X" * 64 + " O"],
+        ["analyze", "f5f5"],
+        ["analyze", "missing-game.txt"],
+    ],
+)
+def test_bad_input_is_one_line(capsys, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
+    one_line_error(capsys, argv, argv[0])

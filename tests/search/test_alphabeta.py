@@ -1,0 +1,124 @@
+"""The midgame search returns the plain minimax value, with or without its tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bitflip.core import bitboard as bb
+from bitflip.core.board import Board
+from bitflip.eval.evaluator import EVAL_SCALE, evaluate, load_evaluation
+from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.endgame import final_score
+from bitflip.search.limits import SearchInfo
+
+EV = load_evaluation("positional")
+
+
+def negamax(p: int, o: int, mask: int, depth: int) -> int:
+    up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
+    if depth >= bin(mask & ~(p | o)).count("1"):
+        depth = 99  # the search solves exactly once it reaches the end
+    moves = int(bb.legal_moves(up, uo, um))
+    if moves == 0:
+        if int(bb.legal_moves(uo, up, um)) == 0:
+            return EVAL_SCALE * int(final_score(up, uo, um))
+        return -negamax(o, p, mask, depth)
+    if depth == 0:
+        return int(evaluate(up, uo, um, EV.kind, EV.weights))
+    best = -(10**9)
+    while moves:
+        sq = (moves & -moves).bit_length() - 1
+        moves &= moves - 1
+        f = int(bb.flips(up, uo, sq))
+        best = max(best, -negamax(o ^ f, p | f | (1 << sq), mask, depth - 1))
+    return best
+
+
+def random_position(seed: int, size: int, plies: int) -> Board | None:
+    rng = np.random.default_rng(seed)
+    b = Board(size=size)
+    for _ in range(plies):
+        if b.is_game_over():
+            return None
+        moves = list(b.legal_moves)
+        b.push(moves[int(rng.integers(len(moves)))])
+    return None if b.is_game_over() or b.legal_mask() == 0 else b
+
+
+@pytest.fixture(scope="module")
+def searchers() -> tuple[Searcher, Searcher]:
+    # A real table, and one of two entries: nearly no transpositions survive in it.
+    big = Searcher(EV, tt_mb=8)
+    tiny = Searcher(EV, tt_mb=1e-5)
+    assert tiny.ctx.tt.entries == 2
+    return big, tiny
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    seed=st.integers(0, 10**6),
+    size=st.sampled_from([6, 8]),
+    plies=st.integers(0, 40),
+    depth=st.integers(1, 4),
+)
+def test_score_is_the_minimax_value_with_and_without_tables(
+    searchers: tuple[Searcher, Searcher], seed: int, size: int, plies: int, depth: int
+) -> None:
+    b = random_position(seed, size, plies)
+    if b is None:
+        return
+    p, o = b.side_bitboards()
+    mask = b.geometry.mask
+    scores = []
+    for s in searchers:
+        s.clear()
+        r, _ = s.search(p, o, mask, SearchPlan(max_depth=depth))
+        scores.append(round(r.score * EVAL_SCALE))  # eval units (exact: discs times the scale)
+    assert scores[0] == scores[1]
+    ref = max(-negamax(*_child(p, o, sq), mask, depth - 1) for sq in list(b.legal_moves))
+    assert scores[0] == ref
+
+
+def _child(p: int, o: int, sq: int) -> tuple[int, int]:
+    f = int(bb.flips(np.uint64(p), np.uint64(o), sq))
+    return o ^ f, p | f | (1 << sq)
+
+
+def test_iterations_report_and_deepen(searchers: tuple[Searcher, Searcher]) -> None:
+    s = searchers[0]
+    s.clear()
+    infos: list[SearchInfo] = []
+    b = Board()
+    p, o = b.side_bitboards()
+    r, scores = s.search(p, o, b.geometry.mask, SearchPlan(max_depth=6), infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5, 6]
+    assert r.depth == 6 and r.move in b.legal_moves and r.pv[0] == r.move
+    assert infos[-1].nodes <= r.nodes
+    assert {m.move for m in scores} <= set(b.legal_moves)
+
+
+def test_multipv_scores_every_move_exactly(searchers: tuple[Searcher, Searcher]) -> None:
+    s = searchers[0]
+    b = random_position(5, 8, 20)
+    assert b is not None
+    p, o = b.side_bitboards()
+    mask = b.geometry.mask
+    s.clear()
+    _, scores = s.search(p, o, mask, SearchPlan(max_depth=3, multipv=True))
+    assert len(scores) == len(list(b.legal_moves))
+    for ms in scores:
+        assert round(ms.score * EVAL_SCALE) == -negamax(*_child(p, o, ms.move), mask, 2)
+    assert [m.score for m in scores] == sorted((m.score for m in scores), reverse=True)
+
+
+def test_node_limit_stops_the_search(searchers: tuple[Searcher, Searcher]) -> None:
+    s = searchers[0]
+    s.clear()
+    b = Board()
+    p, o = b.side_bitboards()
+    r, _ = s.search(p, o, b.geometry.mask, SearchPlan(max_depth=30, nodes=5000))
+    assert r.depth < 30 and r.move in b.legal_moves
+    assert r.nodes <= 5001

@@ -1,0 +1,154 @@
+"""The exact solver against the FFO annotations and against brute force."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from numba import njit
+
+from bitflip.core import bitboard as bb
+from bitflip.core.board import Board
+from bitflip.eval.evaluator import load_evaluation
+from bitflip.search.alphabeta import SearchContext
+from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.endgame import STOP, final_score, stable_discs
+
+
+@njit(cache=False)
+def _brute(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
+    moves = bb.legal_moves(p, o, mask)
+    if moves == 0:
+        if bb.legal_moves(o, p, mask) == 0:
+            return final_score(p, o, mask)
+        return -_brute(o, p, mask)
+    best = -1000
+    while moves:
+        sq = bb.lowest_square(moves)
+        moves &= moves - bb.U1
+        f = bb.flips(p, o, sq)
+        best = max(best, -_brute(o ^ f, p | f | (bb.U1 << np.uint64(sq)), mask))
+    return best
+
+
+def brute_force(p: int, o: int, mask: int) -> int:
+    """Plain negamax to the end of the game: the obviously-correct exact score."""
+    return int(_brute(np.uint64(p), np.uint64(o), np.uint64(mask)))
+
+
+@pytest.fixture(scope="module")
+def searcher() -> Searcher:
+    return Searcher(load_evaluation("positional"), tt_mb=8)
+
+
+def random_position(seed: int, size: int, empties: int) -> Board | None:
+    rng = np.random.default_rng(seed)
+    b = Board(size=size)
+    while bin(b.empty).count("1") > empties:
+        if b.is_game_over():
+            return None
+        moves = list(b.legal_moves)
+        b.push(moves[int(rng.integers(len(moves)))])
+    return None if b.is_game_over() else b
+
+
+def solve(searcher: Searcher, b: Board, wld: bool = False) -> tuple[int, int]:
+    p, o = b.side_bitboards()
+    searcher.clear()
+    r, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64, wld=wld))
+    assert r.exact
+    return r.move, int(r.score)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), size=st.sampled_from([6, 8]), empties=st.integers(1, 8))
+def test_solver_matches_brute_force(searcher: Searcher, seed: int, size: int, empties: int) -> None:
+    b = random_position(seed, size, empties)
+    if b is None:
+        return
+    p, o = b.side_bitboards()
+    expected = brute_force(p, o, b.geometry.mask)
+    move, score = solve(searcher, b)
+    assert score == expected
+    child = b.copy()
+    child.push(move)
+    cp, co = child.side_bitboards()
+    assert -brute_force(cp, co, b.geometry.mask) == expected  # the move is a best one
+    _, wld = solve(searcher, b, wld=True)
+    assert np.sign(wld) == np.sign(expected)
+
+
+@pytest.mark.parametrize("empties", [10, 11])
+def test_solver_matches_brute_force_a_bit_deeper(searcher: Searcher, empties: int) -> None:
+    for seed in range(3):
+        b = random_position(100 + seed, 8, empties)
+        if b is None:
+            continue
+        p, o = b.side_bitboards()
+        assert solve(searcher, b)[1] == brute_force(p, o, b.geometry.mask)
+
+
+def read_ffo(path) -> list[tuple[Board, dict[str, int]]]:  # type: ignore[no-untyped-def]
+    out = []
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        board, *rest = line.split(";")
+        scores = {}
+        for item in rest:
+            if ":" in item:
+                m, s = item.split(":")
+                scores[m.strip().lower()] = int(s)
+        out.append((Board(board), scores))
+    return out
+
+
+def test_ffo_1_to_19_exact(searcher: Searcher, shared_data) -> None:  # type: ignore[no-untyped-def]
+    for board, scores in read_ffo(shared_data / "ffo" / "fforum-1-19.obf")[:12]:
+        move, score = solve(searcher, board)
+        best = max(scores.values())
+        assert score == best, board.obf()
+        assert scores[board.geometry.square_name(move)] == best, board.obf()
+        _, wld = solve(searcher, board, wld=True)
+        assert np.sign(wld) == np.sign(best)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(20, 56))
+def test_stable_discs_never_flip(seed: int, plies: int) -> None:
+    rng = np.random.default_rng(seed)
+    b = Board()
+    for _ in range(plies):
+        if b.is_game_over():
+            return
+        moves = list(b.legal_moves)
+        b.push(moves[int(rng.integers(len(moves)))])
+    mask = np.uint64(b.geometry.mask)
+    sb = int(stable_discs(np.uint64(b.black), np.uint64(b.white), mask))
+    sw = int(stable_discs(np.uint64(b.white), np.uint64(b.black), mask))
+    assert sb & ~b.black == 0 and sw & ~b.white == 0
+    while not b.is_game_over():
+        moves = list(b.legal_moves)
+        b.push(moves[int(rng.integers(len(moves)))])
+        assert sb & b.black == sb and sw & b.white == sw
+
+
+def test_corners_and_full_board_are_stable() -> None:
+    full = Board("X" * 63 + "O X")
+    mask = np.uint64(full.geometry.mask)
+    assert int(stable_discs(np.uint64(full.black), np.uint64(full.white), mask)) == full.black
+    b = Board("X" + "-" * 63 + " O")
+    assert int(stable_discs(np.uint64(b.black), np.uint64(0), mask)) == 1
+
+
+def test_stop_flag_makes_the_solver_return(searcher: Searcher) -> None:
+    b = random_position(7, 8, 22)
+    assert b is not None
+    ctx: SearchContext = searcher.ctx
+    ctx.ctl[:] = 0
+    ctx.ctl[1] = 2**62
+    ctx.ctl[STOP] = 1
+    p, o = b.side_bitboards()
+    ctx.endgame(p, o, b.geometry.mask, -64, 64)
+    assert ctx.ctl[0] <= 1  # returned at the first node
