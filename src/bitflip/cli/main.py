@@ -16,6 +16,8 @@ from collections.abc import Sequence
 COMMANDS: tuple[str, ...] = (
     "play",
     "perft",
+    "convert",
+    "db",
 )
 
 
