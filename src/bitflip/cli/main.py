@@ -18,6 +18,9 @@ COMMANDS: tuple[str, ...] = (
     "perft",
     "convert",
     "db",
+    "train",
+    "data",
+    "nn",
 )
 
 

@@ -491,8 +491,8 @@ def train(
         "train_positions": len(train_set),
         "val_positions": len(val_set),
         "test_positions": len(test_set),
-        "train_games": int(len(np.unique(splits.train.game))),
-        "test_games": int(len(np.unique(splits.test.game))),
+        "train_games": len(np.unique(splits.train.game)),
+        "test_games": len(np.unique(splits.test.game)),
     }
     log(
         f"{cfg.task}: {sizes['train_positions']:,} training positions "
@@ -535,7 +535,7 @@ def train(
         order = torch.cat(
             [torch.randperm(n_train, generator=gen) for _ in range(math.ceil(per_epoch / n_train))]
         )[:per_epoch].to(device)
-        loss_sum, seen = 0.0, 0
+        loss_sum, seen = torch.zeros((), device=device), 0
         bar = _bar(steps_per_epoch, f"epoch {epoch + 1}", progress)
         for i in range(0, per_epoch, tc.batch_size):
             idx = order[i : i + tc.batch_size]
@@ -552,9 +552,8 @@ def train(
             opt.step()
             model.apply_max_norm()
             step += 1
-            if step % 50 == 0 or i + tc.batch_size >= per_epoch:
-                loss_sum += float(loss.detach()) * len(idx)
-                seen += len(idx)
+            loss_sum += loss.detach().float() * len(idx)
+            seen += len(idx)
             if bar is not None:
                 bar.update(1)
             if elapsed + time.perf_counter() - t0 >= max_seconds:
@@ -569,7 +568,7 @@ def train(
             "step": float(step),
             "seconds": round(elapsed, 2),
             "lr": lr,
-            "train_loss": loss_sum / max(seen, 1),
+            "train_loss": float(loss_sum) / max(seen, 1),
             **{f"val_{k}": v for k, v in val.items() if k != "positions"},
         }
         rows.append(row)
@@ -617,16 +616,14 @@ def train(
         "stopped": stopped,
         "seconds": round(elapsed, 1),
         "device": str(device),
-        "torch": torch.__version__,
+        "torch": str(torch.__version__),
         "git": _git_revision(),
         "trained_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     metrics = {"val": val, "test": test}
     model_path = save_model(model, run_dir, lineage, metrics)
     (run_dir / "result.json").write_text(
-        json.dumps(
-            {"model": model_path.name, "lineage": lineage, "metrics": metrics}, indent=2
-        )
+        json.dumps({"model": model_path.name, "lineage": lineage, "metrics": metrics}, indent=2)
     )
     log(f"best epoch {best_epoch}; test: " + _format_metrics(test))
     log(f"model: {model_path}")

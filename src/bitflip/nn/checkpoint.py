@@ -104,7 +104,8 @@ def _read(path: Path) -> dict[str, Any]:
     try:
         obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as exc:  # torch raises many types for a damaged zip or pickle
-        raise CheckpointError(f"{path}: not a readable network file ({exc})") from None
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise CheckpointError(f"{path}: not a readable network file ({first[:200]})") from None
     if not isinstance(obj, dict):
         raise CheckpointError(f"{path}: not a bitflip file (unexpected contents)")
     return obj

@@ -67,9 +67,7 @@ def resolve_features(features: str | Sequence[str]) -> tuple[str, ...]:
     """A feature-set name or a list of plane names -> the checked tuple of plane names."""
     if isinstance(features, str):
         if features not in FEATURE_SETS:
-            raise ValueError(
-                f"unknown feature set {features!r}; known: {', '.join(FEATURE_SETS)}"
-            )
+            raise ValueError(f"unknown feature set {features!r}; known: {', '.join(FEATURE_SETS)}")
         return FEATURE_SETS[features]
     planes = tuple(features)
     unknown = [p for p in planes if p not in PLANES]
@@ -205,20 +203,25 @@ def random_symmetries(
     moves: torch.Tensor | None = None,
     generator: torch.Generator | None = None,
 ) -> tuple[torch.Tensor, torch.Tensor | None]:
-    """Each position under one of the 8 symmetries drawn at random; moves follow their board.
+    """Every position under one of the 8 symmetries; moves follow their board.
 
-    ``planes`` is (N, C, 8, 8); ``moves`` (N,) squares 0..63 or None. Returns new tensors.
+    The batch is cut into 8 near-equal runs and each run gets its own symmetry (which one is
+    drawn with ``generator``); batches are drawn in random order, so every position meets
+    every symmetry, and nothing waits on the GPU. ``planes`` is (N, C, 8, 8), ``moves`` (N,)
+    squares 0..63 or None. Returns new tensors.
     """
     n = planes.shape[0]
-    syms = torch.randint(0, 8, (n,), generator=generator).to(planes.device)
-    out = planes.clone()
-    new_moves = moves.clone() if moves is not None else None
+    offset = int(torch.randint(0, 8, (1,), generator=generator))
+    bounds = [round(k * n / 8) for k in range(9)]
     table = SQUARE_TABLE.to(planes.device)
-    for s in range(1, 8):
-        sel = (syms == s).nonzero(as_tuple=True)[0]
-        if sel.numel() == 0:
+    parts, move_parts = [], []
+    for k in range(8):
+        a, b = bounds[k], bounds[k + 1]
+        if a == b:
             continue
-        out[sel] = apply_symmetry(planes[sel], s)
-        if moves is not None and new_moves is not None:
-            new_moves[sel] = table[s][moves[sel]]
-    return out, new_moves
+        s = (k + offset) % 8
+        parts.append(apply_symmetry(planes[a:b], s))
+        if moves is not None:
+            move_parts.append(table[s][moves[a:b]])
+    out = torch.cat(parts).contiguous()
+    return out, (torch.cat(move_parts) if moves is not None else None)
