@@ -390,19 +390,23 @@ def canonical_keys(p: np.ndarray, o: np.ndarray, move: np.ndarray) -> np.ndarray
     n = len(p)
     keys = np.zeros(n, dtype=np.uint64)
     for i in range(n):
-        bp, bo, bs = p[i], o[i], 0
+        bp, bo = p[i], o[i]
         for s in range(1, 8):
             tp = transform(p[i], s, 8)
             to = transform(o[i], s, 8)
             if tp < bp or (tp == bp and to < bo):
-                bp, bo, bs = tp, to, s
+                bp, bo = tp, to
         sq = 255
         if move[i] >= 0:
-            mb = transform(U1 << np.uint64(move[i]), bs, 8)
-            sq = 0
-            while mb > U1:
-                mb >>= U1
-                sq += 1
+            # a symmetric board (the start, say) maps a move to several squares: take the least
+            for s in range(8):
+                if transform(p[i], s, 8) == bp and transform(o[i], s, 8) == bo:
+                    mb = transform(U1 << np.uint64(move[i]), s, 8)
+                    t = 0
+                    while mb > U1:
+                        mb >>= U1
+                        t += 1
+                    sq = min(sq, t)
         keys[i] = position_hash(bp, bo ^ (np.uint64(sq) * _GOLDEN))
     return keys
 

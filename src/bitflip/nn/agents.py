@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from bitflip.agents import AgentSpecError
 from bitflip.core import bitboard as bb
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
@@ -48,7 +49,7 @@ class PolicyAgent:
         device: str = "cpu",
     ) -> None:
         if float(temperature) < 0:
-            raise ValueError(f"temperature must be >= 0, not {temperature}")
+            raise AgentSpecError(f"temperature must be >= 0, not {temperature}")
         self.loaded = _load(net, "policy", device)
         assert isinstance(self.loaded.model, PolicyNet)
         self.model: PolicyNet = self.loaded.model
@@ -104,7 +105,7 @@ class ValueAgent:
         self, net: str = "builtin", depth: int = 1, seed: int | None = None, device: str = "cpu"
     ) -> None:
         if not isinstance(depth, int) or depth < 1:
-            raise ValueError(f"value agent depth must be a whole number >= 1, not {depth!r}")
+            raise AgentSpecError(f"value agent depth must be a whole number >= 1, not {depth!r}")
         self.loaded = _load(net, "value", device)
         assert isinstance(self.loaded.model, ValueNet)
         self.model: ValueNet = self.loaded.model
