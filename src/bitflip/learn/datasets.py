@@ -90,7 +90,7 @@ class Records:
     def __post_init__(self) -> None:
         n = len(self.player)
         for f in fields(self):
-            arr = np.asarray(getattr(self, f.name), dtype=_FIELDS[f.name])
+            arr: np.ndarray = np.asarray(getattr(self, f.name), dtype=_FIELDS[f.name])
             if arr.shape != (n,):
                 raise ShardError(f"field {f.name!r} has shape {arr.shape}, expected ({n},)")
             setattr(self, f.name, arr)
@@ -188,7 +188,8 @@ def _progress(items: Sequence[Path], desc: str, enabled: bool) -> Iterable[Path]
         from tqdm import tqdm
     except ImportError:  # pragma: no cover - tqdm is in the dev environment
         return items
-    return tqdm(items, desc=desc, unit="file")
+    bar: Iterable[Path] = tqdm(items, desc=desc, unit="file")
+    return bar
 
 
 # --- games -> records -------------------------------------------------------------------------
@@ -314,7 +315,7 @@ def records_from_games(source: GameSource) -> tuple[Records, BuildStats]:
         (m for ms in source.moves for m in ms if m != PASS), dtype=np.int64, count=int(offsets[-1])
     )
     cap = int(offsets[-1])
-    out = {name: np.zeros(cap, dtype=dt) for name, dt in _FIELDS.items()}
+    out: dict[str, np.ndarray] = {name: np.zeros(cap, dtype=dt) for name, dt in _FIELDS.items()}
     bad = np.full(n_games, -1, dtype=np.int64)
     n = _replay_games(
         flat,

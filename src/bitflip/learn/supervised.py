@@ -548,7 +548,7 @@ def train(
                 out = model(planes)
             loss = _loss(model, out, train_set, idx, legal, moves, tc)
             opt.zero_grad(set_to_none=True)
-            loss.backward()
+            loss.backward()  # type: ignore[no-untyped-call]
             opt.step()
             model.apply_max_norm()
             step += 1

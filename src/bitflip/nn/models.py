@@ -163,7 +163,8 @@ class PolicyNet(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         x = self.convs(x)
         x = x.flatten(1) if self.config.head == "flatten" else x.amax(dim=(2, 3))
-        return self.out(self.drop(x))
+        logits: torch.Tensor = self.out(self.drop(x))
+        return logits
 
     def apply_max_norm(self) -> None:
         """Policy nets have no norm constraint (kept so trainers treat both alike)."""
