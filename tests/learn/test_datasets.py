@@ -242,3 +242,10 @@ def test_build_real_wthor_year(shared_data: Path, tmp_path: Path) -> None:
     rec = read_shards(tmp_path)
     assert rec.result_known.all() and (rec.year == 1978).all()
     assert (rec.theoretical != NO_SCORE).sum() == 8
+
+
+def test_game_source_defaults_for_self_play() -> None:
+    (game,) = random_games(1, seed=7)
+    rec, stats = records_from_games(GameSource([list(game.move_stack)]))  # passes included
+    assert stats.games == 1 and len(rec) == sum(1 for m in game.move_stack if m != PASS)
+    assert (rec.year == 0).all() and (rec.theoretical == NO_SCORE).all()

@@ -281,12 +281,17 @@ def _replay_games(
 
 @dataclass
 class GameSource:
-    """Games to convert: move lists (squares, passes optional) with what the file says."""
+    """Games to convert: move lists (squares, passes optional) with what the file says.
+
+    Self-play can pass just the move lists: ``GameSource(moves)`` (year 0, no theoretical
+    score); the results come from replaying the games.
+    """
 
     moves: list[list[int]]
-    years: list[int]
-    theoretical_black: list[int]
-    """Black's perfect-play disc count at ``theoretical_depth`` empties, or -1."""
+    years: list[int] | None = None
+    """Year of each game (None: 0 for all)."""
+    theoretical_black: list[int] | None = None
+    """Black's perfect-play disc count at ``theoretical_depth`` empties, or -1 (None: all -1)."""
     theoretical_depth: int = 24
 
 
@@ -320,7 +325,10 @@ def records_from_games(source: GameSource) -> tuple[Records, BuildStats]:
     n = _replay_games(
         flat,
         offsets,
-        np.asarray(source.theoretical_black, dtype=np.int64),
+        np.asarray(
+            source.theoretical_black if source.theoretical_black is not None else [-1] * n_games,
+            dtype=np.int64,
+        ),
         source.theoretical_depth,
         out["player"],
         out["opponent"],
@@ -337,7 +345,8 @@ def records_from_games(source: GameSource) -> tuple[Records, BuildStats]:
     rec = {k: v[:n] for k, v in out.items()}
     diff = rec["disc_diff"].astype(np.int64)
     rec["wdl"] = np.sign(diff).astype(np.int8)
-    rec["year"] = np.asarray(source.years, dtype=np.int16)[rec["game"]] if n else rec["year"]
+    years = np.asarray(source.years if source.years is not None else [0] * n_games, np.int16)
+    rec["year"] = years[rec["game"]] if n else rec["year"]
     records = Records(**rec)
     illegal = [(int(g), int(bad[g])) for g in np.flatnonzero(bad >= 0)]
     finished_games = np.unique(records.game[records.result_known])
