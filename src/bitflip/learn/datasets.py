@@ -24,6 +24,11 @@ A shard is an ``.npz`` file with these arrays plus ``format_version`` and ``sour
 text). :func:`write_shard` and :func:`read_shards` are the whole interface; self-play writes
 the same shards as the WTHOR converter (:func:`records_from_games`), so training has one input
 path. Symmetries are *not* stored: loaders apply the 8 board symmetries at training time.
+A writer of finished games from the standard start needs three lines::
+
+    records, stats = records_from_games(GameSource(move_lists))  # passes optional
+    write_shard(out_dir / "selfplay-000123", records, source="self-play generation 3")
+    everything = read_shards(out_dir)  # game numbers stay unique across shards
 
 WTHOR's theoretical score is exact only at the position where ``depth`` empties remain (24 in
 every file), so it is stored there and ``NO_SCORE`` elsewhere.
