@@ -17,16 +17,18 @@ from bitflip.cli.errors import CommandError
 # Subcommand modules, in the order --help lists them.
 COMMANDS: tuple[str, ...] = (
     "play",
+    "hint",
+    "analyze",
+    "solve",
+    "bench",
+    "nboard",
+    "arena",
     "perft",
     "convert",
     "db",
-    "arena",
+    "data",
     "train",
-    "solve",
-    "bench",
-    "analyze",
-    "hint",
-    "nboard",
+    "nn",
 )
 
 
