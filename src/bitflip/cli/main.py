@@ -32,6 +32,20 @@ COMMANDS: tuple[str, ...] = (
 )
 
 
+# Optional packages and the extra that brings each (a missing one is a one-line error).
+_EXTRA_OF = {
+    "torch": "nn",
+    "fastapi": "web",
+    "uvicorn": "web",
+    "rich": "arena",
+    "matplotlib": "arena",
+    "tqdm": "nn",
+    "ray": "distributed",
+    "gymnasium": "rl",
+    "pettingzoo": "rl",
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="bitflip",
@@ -55,6 +69,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("bitflip: interrupted", file=sys.stderr)
         return 130
+    except ModuleNotFoundError as exc:
+        extra = _EXTRA_OF.get((exc.name or "").split(".")[0])
+        if extra is None:
+            raise
+        print(
+            f"bitflip {args.command}: error: this needs the optional package {exc.name!r}: "
+            f"pip install 'bitflip[{extra}]'",
+            file=sys.stderr,
+        )
+        return 2
     except (CommandError, ValueError, OSError, EOFError) as exc:
         print(f"bitflip {args.command}: error: {exc}", file=sys.stderr)
         return 2
