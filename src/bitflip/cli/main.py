@@ -12,15 +12,17 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from bitflip.cli.errors import CommandError
+
 # Subcommand modules, in the order --help lists them.
 COMMANDS: tuple[str, ...] = (
     "play",
     "perft",
+    "convert",
+    "db",
+    "arena",
+    "train",
 )
-
-
-class CommandError(Exception):
-    """An error to report to the user in one line."""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -4,22 +4,43 @@ Search kernels call ``evaluate(p, o, mask, kind, weights)``: ``kind`` picks the 
 ``weights`` is its flat float64 parameter vector, so one compiled search serves every
 evaluation. Scores are integers in eval units (``EVAL_SCALE`` per disc), from the side to
 move's view.
+
+Kinds: ``positional`` (disc squares + mobility), ``features`` (hand-weighted classic features,
+phase-dependent), ``firebrand`` (the FIREBRAND report's 8 features with time weights),
+``patterns`` (Logistello/Edax-style pattern tables fitted on WTHOR games; 8x8 only).
+``load_evaluation("default")`` gives the strongest one available.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from bitflip.core.bitboard import legal_moves, popcount
+from bitflip.eval.features import default_feature_weights, features_score
+from bitflip.eval.firebrand import FirebrandWeights, firebrand_score, hand_firebrand_weights
+from bitflip.eval.patterns import patterns_score
 from bitflip.eval.positional import TABLES, disc_square_score
 
 EVAL_SCALE = 100
 """Eval units per disc of final disc difference."""
 
 KIND_POSITIONAL = 0
+KIND_FEATURES = 1
+KIND_FIREBRAND = 2
+KIND_PATTERNS = 3
+
+KINDS: dict[str, int] = {
+    "positional": KIND_POSITIONAL,
+    "features": KIND_FEATURES,
+    "firebrand": KIND_FIREBRAND,
+    "patterns": KIND_PATTERNS,
+}
+"""Evaluation names and their kind numbers (``load_evaluation`` also takes "default" or a path)."""
 
 
 @dataclass(frozen=True)
@@ -30,14 +51,15 @@ class Evaluation:
     kind: int
     weights: np.ndarray
     size: int = 8
+    source: str = ""
+    """The weights file it came from ("" for built-in weights)."""
 
 
 @njit(cache=True)
 def _positional(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
     # w[0:64]: disc-square table; w[64]: weight of one move of mobility; w[65]: overall scale.
-    table = w[:64].astype(np.int64)
     mob = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
-    return int((disc_square_score(p, o, table) + w[64] * mob) * w[65])
+    return int((disc_square_score(p, o, w) + w[64] * mob) * w[65])
 
 
 @njit(cache=True)
@@ -45,6 +67,12 @@ def evaluate(p: np.uint64, o: np.uint64, mask: np.uint64, kind: int, weights: np
     """Static score of (p, o) in eval units, side to move's view."""
     if kind == KIND_POSITIONAL:
         return _positional(p, o, mask, weights)
+    if kind == KIND_FEATURES:
+        return round(features_score(p, o, mask, weights) * EVAL_SCALE)
+    if kind == KIND_FIREBRAND:
+        return round(firebrand_score(p, o, mask, weights) * EVAL_SCALE)
+    if kind == KIND_PATTERNS:
+        return round(patterns_score(p, o, mask, weights) * EVAL_SCALE)
     return 0
 
 
@@ -56,8 +84,75 @@ def positional_evaluation(size: int = 8) -> Evaluation:
     return Evaluation("positional", KIND_POSITIONAL, w, size)
 
 
-def load_evaluation(name: str = "positional", size: int = 8) -> Evaluation:
-    """An evaluation by name."""
+def features_evaluation(size: int = 8) -> Evaluation:
+    """The hand-weighted classic features (any board size)."""
+    return Evaluation("features", KIND_FEATURES, default_feature_weights(), size)
+
+
+def firebrand_evaluation(size: int = 8, path: str | Path | None = None) -> Evaluation:
+    """FIREBRAND with weights from ``path``, else the shipped file, else hand weights."""
+    from bitflip.eval.weights import shipped_firebrand_file
+
+    src = Path(path) if path is not None else shipped_firebrand_file()
+    weights = FirebrandWeights.load(src) if src is not None else hand_firebrand_weights()
+    return Evaluation("firebrand", KIND_FIREBRAND, weights.vector(), size, str(src or ""))
+
+
+def patterns_evaluation(size: int = 8, path: str | Path | None = None) -> Evaluation:
+    """Pattern tables from ``path`` or the shipped file (8x8 only; raises if there are none)."""
+    from bitflip.eval.weights import PatternWeights, shipped_pattern_file
+
+    if size != 8:
+        raise ValueError(f"pattern evaluation exists for 8x8 only, not {size}x{size}")
+    src = Path(path) if path is not None else shipped_pattern_file()
+    if src is None:
+        raise ValueError(
+            "no pattern weights are shipped; fit them with "
+            "`bitflip train patterns --config configs/patterns.toml`"
+        )
+    return Evaluation("patterns", KIND_PATTERNS, PatternWeights.load(src).vector(), size, str(src))
+
+
+def _load_file(path: Path, size: int) -> Evaluation:
+    if not path.is_file():
+        raise OSError(f"evaluation weights file {path} does not exist")
+    if path.suffix == ".npz":
+        return patterns_evaluation(size, path)
+    if path.suffix == ".json":
+        try:
+            fmt = json.loads(path.read_text()).get("format")
+        except (json.JSONDecodeError, AttributeError) as exc:
+            raise ValueError(f"{path}: not an evaluation weights file ({exc})") from exc
+        if fmt == "bitflip-firebrand":
+            return firebrand_evaluation(size, path)
+        raise ValueError(f"{path}: unknown weights format {fmt!r}")
+    raise ValueError(f"{path}: weights files are .npz (patterns) or .json (firebrand)")
+
+
+def load_evaluation(name: str = "default", size: int = 8) -> Evaluation:
+    """An evaluation by name ("default", "positional", "features", "firebrand", "patterns")
+    or by the path of a weights file.
+
+    "default" is the fitted patterns on 8x8 when weights are shipped, else "features". Other
+    board sizes have no pattern weights, so "patterns" falls back to "features" there.
+    """
+    from bitflip.eval.weights import shipped_pattern_file
+
+    if name == "default":
+        if size == 8 and shipped_pattern_file() is not None:
+            return patterns_evaluation(size)
+        return features_evaluation(size)
     if name == "positional":
         return positional_evaluation(size)
-    raise ValueError(f"unknown evaluation {name!r}; known: positional")
+    if name == "features":
+        return features_evaluation(size)
+    if name == "firebrand":
+        return firebrand_evaluation(size)
+    if name == "patterns":
+        return patterns_evaluation(size) if size == 8 else features_evaluation(size)
+    if "/" in name or name.endswith((".npz", ".json")):
+        return _load_file(Path(name), size)
+    raise ValueError(
+        f"unknown evaluation {name!r}; known: default, {', '.join(KINDS)} "
+        "or the path of a weights file"
+    )

@@ -14,6 +14,7 @@ class GameRecord:
 
     ``start`` is the OBF string of the start position when it is not the standard one
     (GGF's BO, a board-editor position). Fields a format does not carry stay at their defaults.
+    WTHOR leaves passes out of ``moves``; :meth:`with_passes` and :meth:`board` put them back.
     """
 
     moves: list[Move] = field(default_factory=list)
@@ -29,14 +30,23 @@ class GameRecord:
     """WTHOR: black's disc count under perfect play from the stored depth on."""
     extra: dict[str, str] = field(default_factory=dict)
     """Format-specific fields kept for round trips (GGF tags such as TI, TY, PC)."""
+    evals: list[float | None] = field(default_factory=list)
+    """GGF: the evaluation written after each move (parallel to ``moves``; empty if none)."""
+    times: list[float | None] = field(default_factory=list)
+    """GGF: the seconds each move took (parallel to ``moves``; empty if none)."""
 
     def start_board(self) -> Board:
         return Board(self.start) if self.start else Board(size=self.size)
 
     def board(self) -> Board:
-        """The final position, with the moves on its stack (raises IllegalMoveError)."""
+        """The final position, with the moves (and any passes left out) on its stack.
+
+        Raises IllegalMoveError on a move the rules forbid.
+        """
         b = self.start_board()
         for m in self.moves:
+            if m != PASS and b.legal_mask() == 0 and not b.is_game_over():
+                b.push(PASS)
             b.push(m)
         return b
 

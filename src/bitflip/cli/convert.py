@@ -1,0 +1,54 @@
+"""``bitflip convert IN OUT``: games between transcripts, GGF and WTHOR; OBF to OBF."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "convert",
+        help="convert game files between formats (.txt, .ggf, .wtb; .obf)",
+        description="Convert by file extension: .txt transcripts (one game per line), .ggf "
+        "(GGS records), .wtb (WTHOR; writing it also writes the .JOU/.TRN names beside it), "
+        ".obf positions (to .obf only). Every game is replayed and checked.",
+    )
+    p.add_argument("input", help="file to read")
+    p.add_argument("output", help="file to write (its extension picks the format)")
+    p.add_argument(
+        "--size", type=int, default=8, choices=(4, 6, 8), help="board size of .txt input"
+    )
+    p.add_argument("--passes", action="store_true", help="write passes as 'pa' in .txt output")
+    p.add_argument("--year", type=int, default=None, help="year in a .wtb header")
+    p.add_argument("--force", action="store_true", help="overwrite an existing output file")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from bitflip.formats.io import format_of, read_games, write_games
+
+    src, dst = Path(args.input), Path(args.output)
+    fin, fout = format_of(src), format_of(dst)
+    if not src.is_file():
+        raise FileNotFoundError(f"{src}: no such file")
+    if dst.exists() and not args.force:
+        raise FileExistsError(f"{dst} exists (use --force to overwrite)")
+    if src.resolve() == dst.resolve():
+        raise ValueError("input and output are the same file")
+    if (fin == "OBF") != (fout == "OBF"):
+        raise ValueError(
+            f"cannot convert {fin} to {fout}: OBF holds positions, the other formats games"
+        )
+    if fin == "OBF":
+        from bitflip.formats import obf
+
+        positions = list(obf.read(src))
+        obf.write(dst, positions)
+        print(f"{len(positions)} positions: {src} -> {dst}")
+        return 0
+    records = list(read_games(src, size=args.size, passes=True))
+    write_games(dst, records, passes=args.passes, year=args.year)
+    print(f"{len(records)} games: {src} ({fin}) -> {dst} ({fout})")
+    return 0

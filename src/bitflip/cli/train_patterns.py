@@ -1,0 +1,87 @@
+"""``bitflip train patterns --config configs/patterns.toml``: fit the pattern evaluation."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "patterns",
+        help="fit the pattern-table evaluation on WTHOR games",
+        description="Regression of the pattern tables (one set per game phase) on positions of "
+        "WTHOR games, split by game; prints the held-out mean absolute error in discs and writes "
+        "patterns-<hash>.npz with a card (.md) into the run folder. A run that is stopped "
+        "resumes from its last epoch when started again with the same config.",
+    )
+    p.add_argument("--config", required=True, help="TOML file (see configs/patterns.toml)")
+    p.add_argument("--wthor", help="WTHOR folder or .wtb file (overrides the config)")
+    p.add_argument(
+        "--extra",
+        action="append",
+        metavar="WTB",
+        help="extra .wtb file or folder (repeatable; replaces the config's list)",
+    )
+    p.add_argument("--no-extra", action="store_true", help="ignore the config's extra sources")
+    p.add_argument("--out", help="run folder (overrides the config)")
+    p.add_argument("--epochs", type=int, help="epochs (overrides the config)")
+    p.add_argument("--max-games", type=int, help="use at most this many games (0: all)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import os
+
+    from bitflip.learn.patterns_fit import PatternsFitConfig, fit_patterns
+
+    cfg = PatternsFitConfig.from_toml(args.config)
+    data = os.environ.get("BITFLIP_DATA")
+
+    def located(path: str) -> str:
+        # Config paths under ../shared/data/ follow $BITFLIP_DATA when it is set.
+        prefix = "../shared/data/"
+        return os.path.join(data, path[len(prefix) :]) if data and path.startswith(prefix) else path
+
+    cfg.wthor = args.wthor or located(cfg.wthor)
+    cfg.extra = [] if args.no_extra else [located(e) for e in (args.extra or cfg.extra)]
+    if args.out:
+        cfg.out = args.out
+    if args.epochs is not None:
+        cfg.epochs = args.epochs
+    if args.max_games is not None:
+        cfg.max_games = args.max_games
+    cfg.check()
+
+    try:
+        from tqdm import tqdm
+    except ImportError:  # a plain line per chunk instead of a bar
+        tqdm = None
+
+    bars: dict[str, Any] = {}
+
+    def progress(done: int, total: int, what: str) -> None:
+        if tqdm is None:
+            print(f"{what}: {done}/{total} positions", flush=True)
+            return
+        bar = bars.get(what)
+        if bar is None:
+            for old in bars.values():
+                old.close()
+            bars.clear()
+            bar = bars[what] = tqdm(total=total, desc=what, unit="pos", unit_scale=True)
+        bar.update(done - bar.n)
+
+    def log(msg: str) -> None:
+        for bar in bars.values():
+            bar.close()
+        bars.clear()
+        print(msg, flush=True)
+
+    result = fit_patterns(cfg, progress, log)
+    log(
+        f"held-out MAE {result.holdout_mae:.2f} discs over {result.holdout_positions} positions "
+        f"of {result.holdout_games} games (predicting 0: {result.baseline_mae:.2f})"
+    )
+    print(f"weights: {result.weights_path}\ncard: {result.card_path}")
+    return 0

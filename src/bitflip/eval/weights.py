@@ -1,0 +1,149 @@
+"""Self-describing weight files of the evaluations, and the ones shipped in ``bitflip/data``.
+
+Pattern weights are an ``.npz`` holding ``meta`` (a JSON document: format, version, pattern
+set with every pattern's squares, phases, training lineage, metrics, the SHA-256 of the weights)
+and ``raw`` (float32 ``[phases, raw_stride]``, see :mod:`bitflip.eval.patterns`). They are named
+``patterns-<first 12 hex digits of the hash>.npz``. FIREBRAND and feature weights are small
+JSON documents (see :mod:`bitflip.eval.firebrand`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from bitflip.eval.patterns import LAYOUT, MAX_EMPTIES, PATTERN_SET, PATTERNS, flat_vector
+
+PATTERNS_FORMAT = "bitflip-patterns"
+PATTERNS_VERSION = 1
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+"""Where the package keeps its shipped weights."""
+
+
+@dataclass
+class PatternWeights:
+    """Fitted pattern tables, one raw block per phase, with where they came from."""
+
+    raw: np.ndarray
+    """float32 ``[n_phases, LAYOUT.raw_stride]``."""
+    phases: np.ndarray
+    """int64[61]: the phase of each number of empties."""
+    lineage: dict[str, object] = field(default_factory=dict)
+    """Data, config, code revision and date of the fit."""
+    metrics: dict[str, float] = field(default_factory=dict)
+    """E.g. held-out mean absolute error in discs."""
+
+    @property
+    def n_phases(self) -> int:
+        return int(self.raw.shape[0])
+
+    def content_hash(self) -> str:
+        h = hashlib.sha256()
+        h.update(PATTERN_SET.encode())
+        h.update(np.ascontiguousarray(self.phases, dtype=np.int64).tobytes())
+        h.update(np.ascontiguousarray(self.raw, dtype=np.float32).tobytes())
+        return h.hexdigest()
+
+    def file_name(self) -> str:
+        return f"patterns-{self.content_hash()[:12]}.npz"
+
+    def vector(self) -> np.ndarray:
+        """The flat vector ``evaluate`` takes (header + folded tables)."""
+        return flat_vector(self.raw.astype(np.float64), self.phases)
+
+    def save(self, directory: str | Path) -> Path:
+        """Write ``directory/patterns-<hash>.npz`` and return its path."""
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        meta = {
+            "format": PATTERNS_FORMAT,
+            "version": PATTERNS_VERSION,
+            "pattern_set": PATTERN_SET,
+            "patterns": [[name, list(sqs)] for name, sqs in PATTERNS],
+            "extra": ["bias", "mobility"],
+            "n_phases": self.n_phases,
+            "phase_of_empties": [int(x) for x in self.phases],
+            "lineage": self.lineage,
+            "metrics": self.metrics,
+            "sha256": self.content_hash(),
+        }
+        path = d / self.file_name()
+        tmp = path.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), raw=self.raw.astype(np.float32))
+        tmp.replace(path)
+        return path
+
+    @classmethod
+    def load(cls, path: str | Path) -> PatternWeights:
+        """Read and check a weights file; ValueError names the file and what is wrong."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta_text = str(z["meta"])
+                raw = np.asarray(z["raw"], dtype=np.float32)
+        except (zipfile.BadZipFile, KeyError, ValueError, EOFError) as exc:
+            raise ValueError(f"{path}: not a readable pattern weights file ({exc})") from exc
+        try:
+            meta = json.loads(meta_text)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}: corrupt metadata ({exc})") from exc
+        if not isinstance(meta, dict) or meta.get("format") != PATTERNS_FORMAT:
+            raise ValueError(
+                f"{path}: not a pattern weights file (format is not {PATTERNS_FORMAT!r})"
+            )
+        if meta.get("version") != PATTERNS_VERSION:
+            raise ValueError(
+                f"{path}: pattern weights version {meta.get('version')!r} is not "
+                f"supported (expected {PATTERNS_VERSION})"
+            )
+        want = [[name, list(sqs)] for name, sqs in PATTERNS]
+        if meta.get("pattern_set") != PATTERN_SET or meta.get("patterns") != want:
+            raise ValueError(
+                f"{path}: pattern set {meta.get('pattern_set')!r} does not match "
+                f"this version's {PATTERN_SET!r}"
+            )
+        phases = np.array(meta.get("phase_of_empties", []), dtype=np.int64)
+        n = int(meta.get("n_phases", -1))
+        if raw.shape != (n, LAYOUT.raw_stride) or phases.shape != (MAX_EMPTIES + 1,):
+            raise ValueError(
+                f"{path}: weights of shape {raw.shape} do not match "
+                f"({n}, {LAYOUT.raw_stride}) phases and the pattern set"
+            )
+        if phases.min() < 0 or phases.max() >= n:
+            raise ValueError(f"{path}: phase_of_empties refers to phases outside 0..{n - 1}")
+        w = cls(raw, phases, dict(meta.get("lineage", {})), dict(meta.get("metrics", {})))
+        if w.content_hash() != meta.get("sha256"):
+            raise ValueError(
+                f"{path}: content hash mismatch: the weights are corrupt or were "
+                "changed after saving"
+            )
+        if not np.isfinite(raw).all():
+            raise ValueError(f"{path}: weights contain NaN or infinity")
+        return w
+
+
+def shipped_pattern_file(data_dir: Path = DATA_DIR) -> Path | None:
+    """The shipped pattern weights (the newest by name order of its lineage date), if any."""
+    files = sorted(data_dir.glob("patterns-*.npz"))
+    if not files:
+        return None
+    if len(files) == 1:
+        return files[0]
+
+    def created(p: Path) -> str:
+        try:
+            return str(PatternWeights.load(p).lineage.get("created", ""))
+        except ValueError:
+            return ""
+
+    return max(files, key=created)
+
+
+def shipped_firebrand_file(data_dir: Path = DATA_DIR) -> Path | None:
+    files = sorted(data_dir.glob("firebrand-*.json"))
+    return files[-1] if files else None

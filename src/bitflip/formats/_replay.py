@@ -1,0 +1,221 @@
+"""Batch replay of recorded games in numba: legality, implicit passes, final discs.
+
+Every reader checks its games through :func:`replay`: WTHOR streams 130,000 games in one call,
+transcripts and GGF call it with one game at a time. It is the one place that decides whether
+a recorded move is legal and where a pass must be inserted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from bitflip.core import bitboard as bb
+from bitflip.core.board import Board, Move
+from bitflip.core.geometry import PASS
+
+END = -1
+"""Marks the end of a game's moves in the input array."""
+
+OK = 0
+OFF_BOARD = 1
+ILLEGAL = 2
+BAD_PASS = 3
+GAME_OVER = 4
+
+REASONS = {
+    OFF_BOARD: "is not a square of the board",
+    ILLEGAL: "is illegal",
+    BAD_PASS: "is a pass but the side to move has a legal move",
+    GAME_OVER: "comes after the end of the game",
+}
+
+_U0 = np.uint64(0)
+_U1 = np.uint64(1)
+
+
+@njit(cache=True)
+def _replay_kernel(
+    moves: np.ndarray,
+    black0: np.ndarray,
+    white0: np.ndarray,
+    white_first: np.ndarray,
+    mask: np.uint64,
+    out: np.ndarray,
+    n_out: np.ndarray,
+    bad: np.ndarray,
+    reason: np.ndarray,
+    black: np.ndarray,
+    white: np.ndarray,
+    over: np.ndarray,
+) -> None:
+    n_games, length = moves.shape
+    for g in range(n_games):
+        if white_first[g]:
+            p, o = white0[g], black0[g]
+        else:
+            p, o = black0[g], white0[g]
+        black_to_move = not white_first[g]
+        k = 0
+        bad[g] = -1
+        reason[g] = 0
+        for i in range(length):
+            m = moves[g, i]
+            if m < 0:
+                break
+            if m == 64:
+                if bb.legal_moves(p, o, mask) != _U0:
+                    bad[g] = i
+                    reason[g] = 3
+                    break
+                if bb.legal_moves(o, p, mask) == _U0:
+                    bad[g] = i
+                    reason[g] = 4
+                    break
+                out[g, k] = 64
+                k += 1
+                p, o = o, p
+                black_to_move = not black_to_move
+                continue
+            if m > 63 or (mask >> np.uint64(m)) & _U1 == _U0:
+                bad[g] = i
+                reason[g] = 1
+                break
+            bit = _U1 << np.uint64(m)
+            f = _U0 if (p | o) & bit else bb.flips(p, o, m)
+            if f == _U0:
+                # Not playable by the side to move: legal only for the opponent after a pass.
+                if bb.legal_moves(p, o, mask) != _U0:
+                    bad[g] = i
+                    reason[g] = 2
+                    break
+                if bb.legal_moves(o, p, mask) == _U0:
+                    bad[g] = i
+                    reason[g] = 4
+                    break
+                if not (p | o) & bit:
+                    f = bb.flips(o, p, m)
+                if f == _U0:
+                    bad[g] = i
+                    reason[g] = 2
+                    break
+                out[g, k] = 64
+                k += 1
+                p, o = o, p
+                black_to_move = not black_to_move
+            p, o = o ^ f, p | f | bit
+            black_to_move = not black_to_move
+            out[g, k] = m
+            k += 1
+        n_out[g] = k
+        if black_to_move:
+            black[g], white[g] = bb.popcount(p), bb.popcount(o)
+        else:
+            black[g], white[g] = bb.popcount(o), bb.popcount(p)
+        over[g] = bb.legal_moves(p, o, mask) == _U0 and bb.legal_moves(o, p, mask) == _U0
+
+
+@dataclass(frozen=True)
+class Replay:
+    """What replaying a batch of games found, one entry per game.
+
+    ``moves[g, :length[g]]`` are the moves with every pass written out; ``bad[g]`` is the
+    index (in the input) of the first move that could not be played, or -1; ``black`` and
+    ``white`` count the discs where the replay stopped; ``over`` says whether that position
+    ends the game.
+    """
+
+    moves: np.ndarray
+    length: np.ndarray
+    bad: np.ndarray
+    reason: np.ndarray
+    black: np.ndarray
+    white: np.ndarray
+    over: np.ndarray
+
+    def game_moves(self, g: int) -> list[Move]:
+        return [int(m) for m in self.moves[g, : self.length[g]].tolist()]
+
+    def why(self, g: int) -> str:
+        return REASONS.get(int(self.reason[g]), "is illegal")
+
+
+def replay(
+    moves: np.ndarray,
+    mask: int,
+    black0: np.ndarray | None = None,
+    white0: np.ndarray | None = None,
+    white_first: np.ndarray | None = None,
+    start: tuple[int, int] | None = None,
+) -> Replay:
+    """Replay ``moves`` (int16, shape (games, plies), END-padded; PASS = 64) on a board size.
+
+    Start positions default to ``start`` = (black, white) bitboards for every game (black to
+    move); pass per-game arrays to start elsewhere.
+    """
+    moves = np.ascontiguousarray(moves, dtype=np.int16)
+    n, length = moves.shape
+    if black0 is None or white0 is None:
+        if start is None:
+            raise ValueError("replay needs a start position")
+        black0 = np.full(n, start[0], dtype=np.uint64)
+        white0 = np.full(n, start[1], dtype=np.uint64)
+    if white_first is None:
+        white_first = np.zeros(n, dtype=np.bool_)
+    out = np.full((n, 2 * length + 1), END, dtype=np.int16)
+    n_out = np.zeros(n, dtype=np.int32)
+    bad = np.full(n, -1, dtype=np.int32)
+    reason = np.zeros(n, dtype=np.int8)
+    black = np.zeros(n, dtype=np.int32)
+    white = np.zeros(n, dtype=np.int32)
+    over = np.zeros(n, dtype=np.bool_)
+    if n:
+        _replay_kernel(
+            moves,
+            np.ascontiguousarray(black0, dtype=np.uint64),
+            np.ascontiguousarray(white0, dtype=np.uint64),
+            np.ascontiguousarray(white_first, dtype=np.bool_),
+            np.uint64(mask),
+            out,
+            n_out,
+            bad,
+            reason,
+            black,
+            white,
+            over,
+        )
+    return Replay(out, n_out, bad, reason, black, white, over)
+
+
+def replay_one(moves: list[Move], board: Board) -> Replay:
+    """Replay one game's moves from ``board`` (its position, not its stack)."""
+    arr = np.array([moves if moves else [END]], dtype=np.int16)
+    return replay(
+        arr,
+        board.geometry.mask,
+        black0=np.array([board.black], dtype=np.uint64),
+        white0=np.array([board.white], dtype=np.uint64),
+        white_first=np.array([board.turn == 1], dtype=np.bool_),
+    )
+
+
+__all__ = ["END", "PASS", "Replay", "replay", "replay_one"]
+
+
+def explain(board: Board, moves: list[Move], bad: int) -> str:
+    """Why ``moves[bad]`` cannot be played after ``moves[:bad]`` from ``board`` (slow path)."""
+    b = board.copy(stack=False)
+    for m in moves[:bad]:
+        if m != PASS and b.legal_mask() == 0 and not b.is_game_over():
+            b.push(PASS)
+        b.push(m)
+    m = moves[bad]
+    if m != PASS and b.legal_mask() == 0 and not b.is_game_over():
+        b.push(PASS)
+    try:
+        b.push(m)
+    except ValueError as exc:
+        return str(exc)
+    return f"move {m} is illegal"  # not reached: the kernel and Board agree on legality

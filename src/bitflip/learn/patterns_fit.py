@@ -1,0 +1,549 @@
+"""Fit the pattern evaluation by regression on positions of WTHOR games.
+
+Every position before a move of every game becomes a sample; its target is the final disc
+difference from the mover's view (empties to the winner), or, for positions with at least
+``depth`` empties in files that store it, the WTHOR theoretical score (perfect play from the
+game's position at ``depth`` empties, so free of the players' endgame errors). Games, never
+positions, are split between training and held-out sets. The fit is normalised least-mean-
+squares SGD in numba over the raw pattern tables (all 8 orientations share a table), one set
+per phase; after each epoch a checkpoint is written, so a killed run resumes where it stopped.
+
+Use ``bitflip train patterns --config configs/patterns.toml``.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import subprocess
+import tomllib
+from collections.abc import Callable, Iterable
+from dataclasses import asdict, dataclass, field, fields
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from bitflip.core.bitboard import flips, legal_moves, popcount
+from bitflip.eval.patterns import LAYOUT, MAX_EMPTIES, ORIENT_LEN, orientation_indices
+from bitflip.eval.patterns import phase_map as make_phase_map
+from bitflip.eval.weights import PatternWeights
+
+U1 = np.uint64(1)
+FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+START_P = np.uint64((1 << 28) | (1 << 35))  # black: d5, e4
+START_O = np.uint64((1 << 27) | (1 << 36))  # white: d4, e5
+
+
+@dataclass
+class PatternsFitConfig:
+    """Settings of a pattern fit (the keys of ``configs/patterns.toml``)."""
+
+    wthor: str = "../shared/data/wthor"
+    """A folder of .wtb files, or one file."""
+    extra: list[str] = field(default_factory=list)
+    """More .wtb files or folders (e.g. the Logistello book games); split by game with the rest."""
+    first_year: int = 0
+    """Use files whose header year is at least this (0: no limit)."""
+    last_year: int = 9999
+    """... and at most this."""
+    max_games: int = 0
+    """Use at most this many games (0: all); for quick runs and tests."""
+    holdout: float = 0.05
+    """Fraction of games held out to measure the error."""
+    seed: int = 1
+    """Seeds the game split and the order of samples."""
+    phases: int = 15
+    """Weight sets by number of empties (equal-width bins over 0..60)."""
+    target: str = "theoretical"
+    """"final": final disc difference; "theoretical": the WTHOR perfect-play score of the game's
+    position at ``depth`` empties (exact there, and free of the players' endgame errors before
+    it) for positions with at least that many empties, the final difference after it."""
+    epochs: int = 4
+    learning_rate: float = 0.05
+    """NLMS step at the first epoch (0 < lr < 2), decayed by ``decay`` each epoch."""
+    decay: float = 0.6
+    min_empties: int = 0
+    """Skip positions with fewer empties (0: keep all)."""
+    out: str = "runs/patterns"
+    """Run folder: dataset cache, checkpoints, the fitted weights file and its card."""
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> PatternsFitConfig:
+        """Read a config file; unknown keys are an error naming the key and the file."""
+        try:
+            doc = tomllib.loads(Path(path).read_text())
+        except tomllib.TOMLDecodeError as exc:
+            raise ValueError(f"{path}: bad TOML ({exc})") from exc
+        doc = doc.get("patterns", doc)
+        known = {f.name: f for f in fields(cls)}
+        for key in doc:
+            if key not in known:
+                raise ValueError(f"{path}: unknown key {key!r} (known: {', '.join(known)})")
+        cfg = cls(**doc)
+        cfg.check()
+        return cfg
+
+    def check(self) -> None:
+        if self.target not in ("final", "theoretical"):
+            raise ValueError(f"target must be 'final' or 'theoretical', not {self.target!r}")
+        if not 0.0 < self.holdout < 1.0:
+            raise ValueError(f"holdout must be between 0 and 1, not {self.holdout}")
+        if not 0.0 < self.learning_rate < 2.0:
+            raise ValueError(f"learning_rate must be in (0, 2), not {self.learning_rate}")
+        make_phase_map(self.phases)
+
+    def data_key(self) -> str:
+        """Hash of the settings that decide the samples (the dataset cache's name)."""
+        keys = (
+            "wthor",
+            "extra",
+            "first_year",
+            "last_year",
+            "max_games",
+            "holdout",
+            "seed",
+            "target",
+        )
+        text = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def fit_key(self) -> str:
+        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
+
+
+@dataclass
+class Samples:
+    """Positions from the mover's view with their targets (discs) and game numbers."""
+
+    p: np.ndarray
+    o: np.ndarray
+    target: np.ndarray
+    game: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.p.shape[0])
+
+    def subset(self, keep: np.ndarray) -> Samples:
+        return Samples(self.p[keep], self.o[keep], self.target[keep], self.game[keep])
+
+    def empties(self) -> np.ndarray:
+        return _empties(self.p, self.o)
+
+
+@njit(cache=True)
+def _empties(p: np.ndarray, o: np.ndarray) -> np.ndarray:
+    out = np.zeros(p.shape[0], dtype=np.int64)
+    for i in range(p.shape[0]):
+        out[i] = 64 - popcount(p[i] | o[i])
+    return out
+
+
+@dataclass
+class GameArrays:
+    """Games as arrays: moves (-1 after the end, no passes), stored scores, theory depth."""
+
+    moves: np.ndarray
+    black_score: np.ndarray
+    theoretical: np.ndarray
+    """Black's perfect-play disc count, -1 where the file stores none."""
+    depth: np.ndarray
+    files: list[str] = field(default_factory=list)
+
+
+def load_games(cfg: PatternsFitConfig) -> GameArrays:
+    """Read the configured WTHOR files (``bitflip.formats.wthor``; every game is replayed)."""
+    from bitflip.formats.wthor import load_wtb, read_header, wtb_files
+
+    root = Path(cfg.wthor)
+    if not root.exists():
+        raise OSError(f"WTHOR data {root} does not exist")
+    files = [f for f in wtb_files(root) if cfg.first_year <= read_header(f).year <= cfg.last_year]
+    for extra in cfg.extra:
+        if not Path(extra).exists():
+            raise OSError(f"extra WTHOR data {extra} does not exist")
+        files += wtb_files(extra)
+    if not files:
+        raise ValueError(f"no .wtb files in {root} for years {cfg.first_year}-{cfg.last_year}")
+    moves: list[np.ndarray] = []
+    scores: list[np.ndarray] = []
+    theory: list[np.ndarray] = []
+    depth: list[np.ndarray] = []
+    used: list[str] = []
+    total = 0
+    for f in files:
+        games = load_wtb(f)
+        n = len(games)
+        if cfg.max_games:
+            n = min(n, cfg.max_games - total)
+        d = games.header.depth
+        sq = games.squares()[:n]
+        if (sq > 63).any():
+            raise ValueError(f"{f}: a move byte is not a square")
+        moves.append(np.where(sq < 0, -1, sq).astype(np.int8))
+        scores.append(games.black_score[:n].astype(np.int8))
+        theory.append(
+            games.theoretical[:n].astype(np.int8) if d > 0 else np.full(n, -1, dtype=np.int8)
+        )
+        depth.append(np.full(n, d, dtype=np.int8))
+        used.append(str(f))
+        total += n
+        if cfg.max_games and total >= cfg.max_games:
+            break
+    return GameArrays(
+        np.concatenate(moves),
+        np.concatenate(scores),
+        np.concatenate(theory),
+        np.concatenate(depth),
+        used,
+    )
+
+
+@njit(cache=True)
+def _replay_positions(
+    moves: np.ndarray,
+    black_score: np.ndarray,
+    theory: np.ndarray,
+    depth: np.ndarray,
+    use_theory: bool,
+    min_empties: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+    n = moves.shape[0]
+    cap = n * 60
+    out_p = np.zeros(cap, dtype=np.uint64)
+    out_o = np.zeros(cap, dtype=np.uint64)
+    out_t = np.zeros(cap, dtype=np.float32)
+    out_g = np.zeros(cap, dtype=np.int32)
+    k = 0
+    bad = 0
+    pos_p = np.zeros(61, dtype=np.uint64)
+    pos_o = np.zeros(61, dtype=np.uint64)
+    pos_black = np.zeros(61, dtype=np.bool_)
+    for g in range(n):
+        p = START_P
+        o = START_O
+        black = True
+        m = 0
+        ok = True
+        while m < 60 and moves[g, m] >= 0:
+            if legal_moves(p, o, FULL) == 0:
+                p, o = o, p
+                black = not black
+            sq = np.int64(moves[g, m])
+            bit = U1 << np.uint64(sq)
+            if not (legal_moves(p, o, FULL) & bit):
+                ok = False
+                break
+            pos_p[m] = p
+            pos_o[m] = o
+            pos_black[m] = black
+            f = flips(p, o, int(sq))
+            p, o = o ^ f, p | f | bit
+            black = not black
+            m += 1
+        if not ok:
+            bad += 1
+            continue
+        # Black's final disc difference: exact when the game ended, else the stored count.
+        over = legal_moves(p, o, FULL) == 0 and legal_moves(o, p, FULL) == 0
+        if over:
+            b = popcount(o) if black is False else popcount(p)
+            w = popcount(p) if black is False else popcount(o)
+            empt = 64 - b - w
+            final = b - w + (empt if b > w else (-empt if w > b else 0))
+        else:
+            final = 2 * np.int64(black_score[g]) - 64
+        for i in range(m):
+            e = 64 - popcount(pos_p[i] | pos_o[i])
+            if e < min_empties:
+                continue
+            v = float(final)
+            if use_theory and theory[g] >= 0 and e >= depth[g]:
+                v = float(2 * np.int64(theory[g]) - 64)
+            out_p[k] = pos_p[i]
+            out_o[k] = pos_o[i]
+            out_t[k] = v if pos_black[i] else -v
+            out_g[k] = g
+            k += 1
+    return out_p[:k], out_o[:k], out_t[:k], out_g[:k], bad
+
+
+def build_samples(games: GameArrays, cfg: PatternsFitConfig) -> tuple[Samples, int]:
+    """Positions of every game (and the number of games skipped as illegal)."""
+    p, o, t, g, bad = _replay_positions(
+        games.moves,
+        games.black_score,
+        games.theoretical,
+        games.depth,
+        cfg.target == "theoretical",
+        cfg.min_empties,
+    )
+    return Samples(p, o, t, g), int(bad)
+
+
+def split_games(n_games: int, holdout: float, seed: int) -> np.ndarray:
+    """Boolean mask of held-out games (a seeded draw of whole games)."""
+    rng = np.random.default_rng(seed)
+    return rng.random(n_games) < holdout
+
+
+@njit(cache=True)
+def _sgd_epoch(
+    raw: np.ndarray,
+    phases: np.ndarray,
+    p: np.ndarray,
+    o: np.ndarray,
+    target: np.ndarray,
+    order: np.ndarray,
+    lr: float,
+) -> float:
+    n_or = ORIENT_LEN.shape[0]
+    idx = np.zeros(n_or, dtype=np.int64)
+    seen = np.zeros(raw.shape[1], dtype=np.int64)
+    total = 0.0
+    for k in range(order.shape[0]):
+        i = order[k]
+        a = p[i]
+        b = o[i]
+        e = 64 - popcount(a | b)
+        block = raw[phases[e]]
+        mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
+        orientation_indices(a, b, idx)
+        pred = block[0] + block[1] * mob
+        for j in range(n_or):
+            pred += block[idx[j]]
+        err = target[i] - pred
+        total += abs(err)
+        # Normalised LMS: the step is divided by the squared norm of the input, where a table
+        # entry read by c orientations at once is one input of value c.
+        norm = 1.0 + mob * mob
+        for j in range(n_or):
+            seen[idx[j]] += 1
+            norm += 2.0 * seen[idx[j]] - 1.0
+        for j in range(n_or):
+            seen[idx[j]] = 0
+        step = lr * err / norm
+        block[0] += step
+        block[1] += step * mob
+        for j in range(n_or):
+            block[idx[j]] += step
+    return float(total / max(order.shape[0], 1))
+
+
+@njit(cache=True)
+def predict_raw(raw: np.ndarray, phases: np.ndarray, p: np.ndarray, o: np.ndarray) -> np.ndarray:
+    """Pattern values (discs) of many positions from raw weights."""
+    n_or = ORIENT_LEN.shape[0]
+    idx = np.zeros(n_or, dtype=np.int64)
+    out = np.zeros(p.shape[0], dtype=np.float64)
+    for i in range(p.shape[0]):
+        a = p[i]
+        b = o[i]
+        e = 64 - popcount(a | b)
+        block = raw[phases[e]]
+        mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
+        orientation_indices(a, b, idx)
+        s = block[0] + block[1] * mob
+        for j in range(n_or):
+            s += block[idx[j]]
+        out[i] = s
+    return out
+
+
+@dataclass
+class FitResult:
+    """What a fit produced and how well it does."""
+
+    weights_path: Path
+    card_path: Path
+    train_positions: int
+    holdout_positions: int
+    train_games: int
+    holdout_games: int
+    holdout_mae: float
+    """Mean absolute error in discs on held-out games."""
+    baseline_mae: float
+    """The same error for always predicting 0 (for scale)."""
+    mae_by_empties: dict[str, float]
+
+
+def mae_by_empties(pred: np.ndarray, s: Samples) -> dict[str, float]:
+    """Held-out MAE per band of 10 empties ("0-9", ..., "50-59")."""
+    e = s.empties()
+    out: dict[str, float] = {}
+    for lo in range(0, MAX_EMPTIES, 10):
+        sel = (e >= lo) & (e < lo + 10)
+        if sel.any():
+            out[f"{lo}-{lo + 9}"] = float(np.abs(pred[sel] - s.target[sel]).mean())
+    return out
+
+
+def _git_revision() -> str:
+    try:
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=Path(__file__).parent,
+        ).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+Progress = Callable[[int, int, str], None]
+"""``progress(done, total, what)`` callback."""
+
+
+def _iter_chunks(order: np.ndarray, size: int) -> Iterable[np.ndarray]:
+    for start in range(0, order.shape[0], size):
+        yield order[start : start + size]
+
+
+def fit_patterns(
+    cfg: PatternsFitConfig, progress: Progress | None = None, log: Callable[[str], None] = print
+) -> FitResult:
+    """Run (or resume) a fit; writes the weights file and its card into ``cfg.out``."""
+    cfg.check()
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    cache = out / f"samples-{cfg.data_key()}.npz"
+    if cache.is_file():
+        with np.load(cache) as z:
+            samples = Samples(z["p"], z["o"], z["target"], z["game"])
+            held = z["held"]
+            files = [str(x) for x in z["files"]]
+        log(f"samples: {len(samples)} positions from {cache}")
+    else:
+        games = load_games(cfg)
+        samples, bad = build_samples(games, cfg)
+        held = split_games(games.moves.shape[0], cfg.holdout, cfg.seed)
+        files = games.files
+        if bad:
+            log(f"skipped {bad} games with an illegal move")
+        np.savez(
+            cache,
+            p=samples.p,
+            o=samples.o,
+            target=samples.target,
+            game=samples.game,
+            held=held,
+            files=np.array(files),
+        )
+        log(f"samples: {len(samples)} positions from {games.moves.shape[0]} games")
+    is_held = held[samples.game]
+    train = samples.subset(~is_held)
+    test = samples.subset(is_held)
+    if len(train) == 0 or len(test) == 0:
+        raise ValueError("the split left no training or no held-out positions; use more games")
+
+    phases = make_phase_map(cfg.phases)
+    ckpt = out / f"checkpoint-{cfg.fit_key()}.npz"
+    raw = np.zeros((cfg.phases, LAYOUT.raw_stride), dtype=np.float64)
+    start_epoch = 0
+    history: list[float] = []
+    if ckpt.is_file():
+        try:
+            with np.load(ckpt) as z:
+                raw = z["raw"].copy()
+                start_epoch = int(z["epoch"])
+                history = [float(x) for x in z["history"]]
+        except (ValueError, KeyError, OSError) as exc:
+            raise ValueError(
+                f"{ckpt}: corrupt checkpoint ({exc}); delete it to start over"
+            ) from exc
+        log(f"resuming after epoch {start_epoch} from {ckpt}")
+    chunk = 200_000
+    for epoch in range(start_epoch, cfg.epochs):
+        rng = np.random.default_rng(cfg.seed * 1000 + epoch)
+        order = rng.permutation(len(train))
+        lr = cfg.learning_rate * cfg.decay**epoch
+        err_sum = 0.0
+        done = 0
+        for part in _iter_chunks(order, chunk):
+            err_sum += _sgd_epoch(raw, phases, train.p, train.o, train.target, part, lr) * len(part)
+            done += len(part)
+            if progress:
+                progress(done, len(order), f"epoch {epoch + 1}/{cfg.epochs}")
+        pred = predict_raw(raw, phases, test.p, test.o)
+        mae = float(np.abs(pred - test.target).mean())
+        history.append(mae)
+        log(
+            f"epoch {epoch + 1}: train MAE {err_sum / len(order):.3f}, held-out MAE {mae:.3f} discs"
+        )
+        tmp = ckpt.with_suffix(".tmp.npz")
+        np.savez(tmp, raw=raw, epoch=epoch + 1, history=np.array(history))
+        tmp.replace(ckpt)
+
+    pred = predict_raw(raw, phases, test.p, test.o)
+    mae = float(np.abs(pred - test.target).mean())
+    baseline = float(np.abs(test.target).mean())
+    by_e = mae_by_empties(pred, test)
+    n_games = int(held.shape[0])
+    lineage: dict[str, object] = {
+        "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "code": f"bitflip.learn.patterns_fit @ {_git_revision()}",
+        "data": [Path(f).name for f in files],
+        "games": n_games,
+        "config": asdict(cfg),
+        "history_holdout_mae": history,
+    }
+    metrics = {"holdout_mae": mae, "baseline_mae": baseline}
+    metrics.update({f"holdout_mae_empties_{k}": v for k, v in by_e.items()})
+    weights = PatternWeights(raw.astype(np.float32), phases, lineage, metrics)
+    path = weights.save(out)
+    result = FitResult(
+        path,
+        path.with_suffix(".md"),
+        len(train),
+        len(test),
+        n_games - int(held.sum()),
+        int(held.sum()),
+        mae,
+        baseline,
+        by_e,
+    )
+    result.card_path.write_text(model_card(weights, result, cfg))
+    return result
+
+
+def model_card(weights: PatternWeights, r: FitResult, cfg: PatternsFitConfig) -> str:
+    """A short Markdown card: data, config, held-out error."""
+    rows = "\n".join(f"| {k} | {v:.2f} |" for k, v in r.mae_by_empties.items())
+    cfg_lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in asdict(cfg).items())
+    data = weights.lineage.get("data", [])
+    data_list = data if isinstance(data, list) else []
+    return f"""# Pattern weights {r.weights_path.name}
+
+Pattern-table evaluation (bitflip.eval.patterns, set `edax-like-v1`: edge+2X, 3x3 and 2x5
+corners, rows 2-4, diagonals 4-8; all 8 orientations share a table; bias and mobility per
+phase), {weights.n_phases} phases by number of empties.
+
+- Created: {weights.lineage.get("created")} by {weights.lineage.get("code")}
+- Data: {len(data_list)} WTHOR files ({data_list[0] if data_list else "-"} ..
+  {data_list[-1] if data_list else "-"}), {r.train_games + r.holdout_games} games; split by game:
+  {r.train_games} games ({r.train_positions} positions) for training, {r.holdout_games} games
+  ({r.holdout_positions} positions) held out.
+- Target: {
+        "WTHOR theoretical score (perfect play from 24 empties) down to 24 empties, then the"
+        if cfg.target == "theoretical"
+        else "the"
+    } final disc difference, from the side to move's view.
+- Method: normalised LMS SGD, {cfg.epochs} epochs, learning rate {cfg.learning_rate} x
+  {cfg.decay}^epoch.
+
+## Held-out error
+
+Mean absolute error **{r.holdout_mae:.2f} discs** (predicting 0 everywhere: {r.baseline_mae:.2f}).
+
+| empties | MAE (discs) |
+|---|---|
+{rows}
+
+## Config
+
+```toml
+{cfg_lines}
+```
+"""

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bitflip.core.bitboard import transform
+from bitflip.core.geometry import board_mask
+from bitflip.eval.patterns import (
+    INST_LEN,
+    LAYOUT,
+    ORIENT_LEN,
+    PATTERNS,
+    flat_vector,
+    pattern_index,
+    patterns_score,
+    phase_map,
+    raw_score,
+)
+
+from ._positions import random_positions
+
+MASK = board_mask(8)
+
+
+def test_layout_sizes() -> None:
+    assert len(ORIENT_LEN) == 8 * len(PATTERNS)
+    assert len(INST_LEN) == 46  # distinct square sets, as in Edax
+    assert LAYOUT.raw_stride == 2 + sum(3 ** len(s) for _, s in PATTERNS)
+    # All instances of a pattern share one folded table.
+    assert LAYOUT.folded_stride == LAYOUT.raw_stride
+
+
+def test_pattern_index_round_trip() -> None:
+    for p, o in random_positions(20, seed=3):
+        for name, squares in PATTERNS:
+            sq = np.array(squares, dtype=np.int64)
+            idx = pattern_index(p, o, sq, len(squares))
+            assert 0 <= idx < 3 ** len(squares), name
+            for k, s in enumerate(squares):
+                digit = idx // 3**k % 3
+                want = 1 if int(p) >> s & 1 else 2 if int(o) >> s & 1 else 0
+                assert digit == want
+
+
+def test_phase_map() -> None:
+    m = phase_map(15)
+    assert m[0] == 0 and m[60] == 14 and (np.diff(m) >= 0).all()
+    with pytest.raises(ValueError):
+        phase_map(0)
+
+
+def test_folded_equals_raw_and_symmetric() -> None:
+    rng = np.random.default_rng(0)
+    raw = rng.normal(size=(4, LAYOUT.raw_stride))
+    phases = phase_map(4)
+    w = flat_vector(raw, phases)
+    for p, o in random_positions(25, seed=5):
+        e = 64 - bin(int(p) | int(o)).count("1")
+        s = patterns_score(p, o, MASK, w)
+        assert s == pytest.approx(raw_score(p, o, MASK, raw, int(phases[e])))
+        for sym in range(1, 8):
+            q, r = np.uint64(transform(p, sym, 8)), np.uint64(transform(o, sym, 8))
+            assert patterns_score(q, r, MASK, w) == pytest.approx(s)

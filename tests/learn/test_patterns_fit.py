@@ -1,0 +1,131 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bitflip.cli.main import main
+from bitflip.core.bitboard import legal_moves, play
+from bitflip.eval.evaluator import KIND_PATTERNS, evaluate, load_evaluation
+from bitflip.eval.patterns import LAYOUT, phase_map
+from bitflip.learn.patterns_fit import (
+    GameArrays,
+    PatternsFitConfig,
+    _sgd_epoch,
+    build_samples,
+    predict_raw,
+    split_games,
+)
+
+
+def random_positions(n: int, seed: int) -> list[tuple[np.uint64, np.uint64]]:
+    """Positions of random games (side to move's view)."""
+    rng = np.random.default_rng(seed)
+    mask = np.uint64(2**64 - 1)
+    out: list[tuple[np.uint64, np.uint64]] = []
+    while len(out) < n:
+        p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+        while True:
+            moves = int(legal_moves(p, o, mask))
+            if moves == 0:
+                if legal_moves(o, p, mask) == 0:
+                    break
+                p, o = o, p
+                continue
+            squares = [s for s in range(64) if moves >> s & 1]
+            p, o = (np.uint64(x) for x in play(p, o, int(rng.choice(squares))))
+            out.append((p, o))
+    return out[:n]
+
+
+def test_fitting_reduces_error_on_a_small_sample() -> None:
+    # Targets made by a hidden pattern evaluation: the fit must get closer to them each epoch.
+    rng = np.random.default_rng(0)
+    phases = phase_map(2)
+    truth = rng.normal(size=(2, LAYOUT.raw_stride)) * 0.3
+    pos = random_positions(1500, seed=4)
+    p = np.array([a for a, _ in pos], dtype=np.uint64)
+    o = np.array([b for _, b in pos], dtype=np.uint64)
+    target = predict_raw(truth, phases, p, o).astype(np.float32)
+    raw = np.zeros_like(truth)
+    before = float(np.abs(target).mean())
+    errors = []
+    for epoch in range(3):
+        order = rng.permutation(len(p))
+        _sgd_epoch(raw, phases, p, o, target, order, 0.5 * 0.7**epoch)
+        errors.append(float(np.abs(predict_raw(raw, phases, p, o) - target).mean()))
+    assert errors[0] < 0.6 * before
+    assert errors[2] < errors[0]
+
+
+def test_samples_targets_from_the_movers_view() -> None:
+    # f5 d6 c3 d3 c4 f4 f6 f3 e6 e7 ... : a short legal game that does not end; the stored
+    # black count (40) then gives the target: +16 for black, -16 for white.
+    moves = np.full((1, 60), -1, dtype=np.int8)
+    seq = [37, 43, 18, 19, 26]
+    moves[0, : len(seq)] = seq
+    games = GameArrays(
+        moves, np.array([40], np.int8), np.array([-1], np.int8), np.array([0], np.int8)
+    )
+    s, bad = build_samples(games, PatternsFitConfig(target="final"))
+    assert bad == 0 and len(s) == 5
+    assert list(s.target) == [16, -16, 16, -16, 16]
+    # An illegal move drops the game.
+    moves[0, 1] = 0
+    s, bad = build_samples(games, PatternsFitConfig(target="final"))
+    assert bad == 1 and len(s) == 0
+
+
+def test_split_is_by_game() -> None:
+    held = split_games(1000, 0.1, seed=3)
+    assert 50 < held.sum() < 150
+    assert np.array_equal(held, split_games(1000, 0.1, seed=3))
+
+
+def test_config_errors(tmp_path: Path) -> None:
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("[patterns]\nepoch = 3\n")
+    with pytest.raises(ValueError, match="unknown key 'epoch'"):
+        PatternsFitConfig.from_toml(cfg)
+    cfg.write_text('[patterns]\ntarget = "best"\n')
+    with pytest.raises(ValueError, match="target"):
+        PatternsFitConfig.from_toml(cfg)
+
+
+@pytest.mark.slow
+def test_train_patterns_command_and_resume(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = tmp_path / "p.toml"
+    cfg.write_text(
+        f'[patterns]\nwthor = "{shared_data / "wthor" / "WTH_2001.wtb"}"\nmax_games = 400\n'
+        f'phases = 4\nepochs = 2\nholdout = 0.2\nout = "{tmp_path / "run"}"\n'
+    )
+    assert main(["train", "patterns", "--config", str(cfg), "--epochs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "held-out MAE" in out
+    # Resuming with the same settings starts after the finished epoch.
+    assert main(["train", "patterns", "--config", str(cfg), "--epochs", "1"]) == 0
+    assert "resuming after epoch 1" in capsys.readouterr().out
+    weights = sorted((tmp_path / "run").glob("patterns-*.npz"))
+    assert weights and weights[0].with_suffix(".md").is_file()
+    ev = load_evaluation(str(weights[0]))
+    assert ev.kind == KIND_PATTERNS
+    p, o = random_positions(1, seed=2)[0]
+    assert isinstance(evaluate(p, o, np.uint64(2**64 - 1), ev.kind, ev.weights), int)
+
+
+def test_missing_data_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    cfg = tmp_path / "p.toml"
+    cfg.write_text(f'[patterns]\nwthor = "{tmp_path / "nothing"}"\nout = "{tmp_path / "r"}"\n')
+    assert main(["train", "patterns", "--config", str(cfg)]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_missing_extra_data_is_named(tmp_path: Path) -> None:
+    from bitflip.learn.patterns_fit import load_games
+
+    cfg = PatternsFitConfig(wthor=str(tmp_path), extra=[str(tmp_path / "book.wtb")])
+    with pytest.raises(OSError, match="book.wtb"):
+        load_games(cfg)
