@@ -22,6 +22,8 @@ COMMANDS: tuple[str, ...] = (
     "db",
     "arena",
     "train",
+    "data",
+    "nn",
 )
 
 
