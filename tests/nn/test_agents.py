@@ -97,8 +97,11 @@ def test_shipped_networks_load_and_have_cards() -> None:
         assert path.name in card.read_text()
     policy = make_agent("policy:net=builtin", seed=0)
     assert policy.select_move(Board()) in Board().legal_moves
-    assert np.isfinite(make_agent("value:net=builtin,depth=1").evaluate(
-        [np.uint64(Board().side_bitboards()[0])], [np.uint64(Board().side_bitboards()[1])])).all()
+    assert np.isfinite(
+        make_agent("value:net=builtin,depth=1").evaluate(
+            [np.uint64(Board().side_bitboards()[0])], [np.uint64(Board().side_bitboards()[1])]
+        )
+    ).all()
 
 
 def test_import_bitflip_does_not_import_torch() -> None:

@@ -59,8 +59,15 @@ def test_training_state_round_trip(tmp_path: Path) -> None:
     opt = torch.optim.AdamW(net.parameters())
     net(torch.randn(2, 3, 8, 8)).sum().backward()
     opt.step()
-    save_state(tmp_path / "state.pt", {"model": net.state_dict(), "optimizer": opt.state_dict(),
-                                       "epoch": 3, "rows": [{"epoch": 1.0}]})
+    save_state(
+        tmp_path / "state.pt",
+        {
+            "model": net.state_dict(),
+            "optimizer": opt.state_dict(),
+            "epoch": 3,
+            "rows": [{"epoch": 1.0}],
+        },
+    )
     st = load_state(tmp_path / "state.pt")
     assert st["epoch"] == 3 and st["rows"] == [{"epoch": 1.0}]
     opt2 = torch.optim.AdamW(small_net().parameters())

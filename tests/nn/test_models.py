@@ -38,7 +38,9 @@ def test_value_net_outputs_are_bounded(residual: bool) -> None:
 
 
 def test_max_norm_constraint() -> None:
-    net = ValueNet(ValueNetConfig(features=("own",), conv_channels=(4,), dense=(8, 8), max_norm=0.5))
+    net = ValueNet(
+        ValueNetConfig(features=("own",), conv_channels=(4,), dense=(8, 8), max_norm=0.5)
+    )
     with torch.no_grad():
         for lin in net.dense_layers:
             lin.weight.mul_(100)
