@@ -52,12 +52,15 @@ def main() -> None:
     cfg = MCTSConfig(sims=args.sims)
     measure(ev, 2, MCTSConfig(sims=4), 1)  # compile the kernels, warm up torch
     single, n1, c1 = measure(ev, 1, cfg, args.single_games)
+    print(f"single game, 1 leaf/call : {single:9.1f} positions/s ({n1} positions, {c1} calls)",
+          flush=True)  # fmt: skip
     batched, n2, c2 = measure(ev, args.games, cfg, 1)
     print(f"machine: {platform.processor() or platform.machine()}, torch {torch.__version__}, "
           f"device {args.device}, threads {torch.get_num_threads()}")  # fmt: skip
     print(f"net: 6x6 report net, {args.channels} channels; sims/move {args.sims}")
-    print(f"single game, 1 leaf/call : {single:9.1f} positions/s ({n1} positions, {c1} calls)")
-    print(f"{args.games} games batched     : {batched:9.1f} positions/s ({n2} positions, {c2} calls)")
+    print(
+        f"{args.games} games batched     : {batched:9.1f} positions/s ({n2} positions, {c2} calls)"
+    )
     print(f"speed-up                 : {batched / single:9.1f}x")
 
 
