@@ -201,3 +201,15 @@ def test_import_bitflip_never_imports_torch() -> None:
     )
     src = str(Path(__file__).resolve().parents[2] / "src")
     subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)
+
+
+@pytest.mark.parametrize("name", ["alphazero-6x6.toml", "alphazero-8x8.toml"])
+def test_shipped_configs_load_and_build_their_net(name: str) -> None:
+    from bitflip.learn.az_config import load_config
+
+    cfg = load_config(Path(__file__).resolve().parents[2] / "configs" / name)
+    net = AZNet(cfg.net).eval()
+    b = Board(size=cfg.net.size)
+    p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
+    pol, val = NetEvaluator(net).evaluate(p, o)
+    assert set(np.flatnonzero(pol[0])) <= set(b.legal_moves) and -1 <= val[0] <= 1

@@ -52,3 +52,41 @@ def table1(
 def format_table(rows: list[TableRow]) -> str:
     head = f"{'opponent':<20} {'wins':>4} {'draws':>5} {'losses':>6}   score"
     return "\n".join([head, *(str(r) for r in rows)])
+
+
+def plot_gating(run_dir: str | Path, path: str | Path) -> Path:
+    """Strength per iteration: each candidate's gating score and the accepted generations."""
+    import json
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gating = sorted(Path(run_dir, "gating").glob("it*.json"))
+    its, scores, accepted = [], [], []
+    for g in gating:
+        d = json.loads(g.read_text())
+        if "score" not in d:
+            continue
+        its.append(int(g.stem[2:]))
+        scores.append(float(d["score"]))
+        accepted.append(bool(d["accepted"]))
+    gens = [sum(accepted[: i + 1]) for i in range(len(accepted))]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    ax.plot(its, scores, "o-", color="grey", label="candidate score vs best net")
+    ax.scatter([i for i, a in zip(its, accepted, strict=True) if a],
+               [s for s, a in zip(scores, accepted, strict=True) if a],
+               color="green", zorder=3, label="accepted")  # fmt: skip
+    ax.axhline(0.5, color="black", lw=0.5)
+    ax.set_xlabel("iteration")
+    ax.set_ylabel("gating score (40 games)")
+    ax2 = ax.twinx()
+    ax2.step(its, gens, where="post", color="tab:blue", label="generation")
+    ax2.set_ylabel("accepted generation")
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    path = Path(path)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
