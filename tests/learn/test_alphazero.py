@@ -132,6 +132,10 @@ def test_loop_writes_every_step_and_resumes(tmp_path: Path) -> None:
     assert run.iterations_done() == 2
     assert best.exists()  # accepted nets are never removed
     assert json.loads((run.accepted / "0001.json").read_text())["net"] == best.name
+    from bitflip.learn.datasets import read_shard
+
+    first = sorted(run.shards.glob("it*.npz"))[0]
+    assert len(read_shard(first)) > 0  # self-play shards are shared-format training records
     shards = az.read_selfplay_shards(sorted(run.shards.glob("it*.npz")), 6)
     assert np.allclose(shards.policy.sum(axis=1), 1.0, atol=1e-2)
     assert set(np.unique(shards.value)) <= {-1.0, 0.0, 1.0}
