@@ -261,12 +261,18 @@ def corner_stability(x: np.uint64) -> int:
     return int(popcount(c) + popcount(n))
 
 
+ETC_EMPTIES = 12
+"""Above this many empties the solver looks up each child in the table before searching."""
 EVAL_SORT_EMPTIES = 13
 """From this many empties the solver orders moves with the evaluation as well."""
 _SHALLOW_INF = 10_000_000
 
 
-@njit(cache=True, nogil=True)
+@njit(
+    "int64(uint64, uint64, uint64, int64, int64, int64, int64, float64[::1])",
+    cache=True,
+    nogil=True,
+)
 def _shallow(
     p: np.uint64,
     o: np.uint64,
@@ -277,7 +283,7 @@ def _shallow(
     kind: int,
     weights: np.ndarray,
 ) -> int:
-    # Plain fail-soft alpha-beta on the evaluation, for move ordering (depth 0 or 1).
+    # Plain fail-soft alpha-beta on the evaluation, for move ordering (depth 0 to 2).
     if depth <= 0:
         return int(evaluate(p, o, mask, kind, weights))
     moves = legal_moves(p, o, mask)
@@ -288,13 +294,16 @@ def _shallow(
         sq = lowest_square(moves)
         moves &= moves - U1
         f = flips(p, o, sq)
-        v = -int(evaluate(o ^ f, p | f | (U1 << np.uint64(sq)), mask, kind, weights))
+        np_ = o ^ f
+        no = p | f | (U1 << np.uint64(sq))
+        if depth == 1:
+            v = -int(evaluate(np_, no, mask, kind, weights))
+        else:
+            v = -_shallow(np_, no, mask, depth - 1, -beta, -max(alpha, best), kind, weights)
         if v > best:
             best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
+            if v >= beta:
+                break
     return best
 
 
@@ -375,6 +384,12 @@ def solve_kernel(
         f = flips(p, o, sq)
         np_ = o ^ f
         no = p | f | b
+        if n > ETC_EMPTIES:
+            # Enhanced transposition cutoff: a child already proven bad enough for the
+            # opponent refutes this node without searching anything.
+            found, cs, _, cb, _ = tt_probe(keys, data, position_hash(np_, no))
+            if found and (cb & UPPER) != 0 and -cs >= beta:  # UPPER or EXACT
+                return -cs
         if sq == hash_move:
             s = HASH_MOVE_BONUS
         elif no == 0:
@@ -384,8 +399,9 @@ def solve_kernel(
             if n >= EVAL_SORT_EMPTIES:
                 # Far from the end, a shallow evaluated search orders better (as in Edax):
                 # about 4 discs of it (2 at depth 1) weigh as much as one opponent reply.
-                sd = 0 if n < EVAL_SORT_EMPTIES + 4 else 1
-                v = _shallow(np_, no, mask, sd, -_SHALLOW_INF, _SHALLOW_INF, kind, weights)
+                sd = 0 if n < EVAL_SORT_EMPTIES + 4 else 1 if n < EVAL_SORT_EMPTIES + 8 else 2
+                inf = ctl[NODES] * 0 + _SHALLOW_INF  # not a literal: see pvs_kernel
+                v = _shallow(np_, no, mask, sd, -inf, inf, kind, weights)
                 s -= v * ((1 << 15) // (400 if sd == 0 else 200))
         mv[count] = sq
         sc[count] = s
