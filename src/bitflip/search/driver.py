@@ -243,6 +243,15 @@ class Searcher:
                     break
             if plan.nodes is not None and ctl[NODES] >= plan.nodes:
                 break
+        if exact_now and last is None and n_empties > 12 and not ctl[STOP]:
+            # A short midgame search first: it orders the root, and its move is the answer
+            # should the time run out before the solve ends.
+            pre = self._midgame_iteration(p, o, mask, moves, min(6, n_empties - 6), plan, None)
+            if pre is not None:
+                pre.elapsed = time.perf_counter() - t0
+                last = pre
+                pre_scores = pre.scores
+                moves = sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
         if exact_now and not ctl[STOP]:
             it = self._exact_iteration(p, o, mask, moves, plan, last)
             if it is not None:
@@ -304,12 +313,6 @@ class Searcher:
     ) -> _Iteration | None:
         ctx = self.ctx
         n_empties = bin(mask & ~(p | o)).count("1")
-        if last is None and n_empties > 12:
-            # Order the root by a short midgame search first.
-            pre = self._midgame_iteration(p, o, mask, moves, min(6, n_empties - 6), plan, None)
-            if pre is not None:
-                pre_scores = pre.scores
-                moves = sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
 
         def search(a: int, b: int, c: int, d: int) -> int:
             return ctx.endgame(a, b, mask, c, d)
