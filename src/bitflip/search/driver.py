@@ -318,10 +318,22 @@ class Searcher:
             return ctx.endgame(a, b, mask, c, d)
 
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
-        res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl)
-        if ctx.ctl[STOP] or not res:
-            return None
-        best = max(res, key=lambda r: r.score)
+        if last is not None and not plan.wld and not plan.multipv:
+            # Aspiration: a narrow window around the midgame estimate, widened on failure.
+            guess = 2 * round(last.score / EVAL_SCALE / 2)
+            alpha, beta = max(guess - 3, -65), min(guess + 3, 65)
+        while True:
+            res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl)
+            if ctx.ctl[STOP] or not res:
+                return None
+            best = max(res, key=lambda r: r.score)
+            if best.score <= alpha and alpha > -65:
+                alpha, beta = -65, best.score + 1
+            elif best.score >= beta and beta < 65:
+                alpha, beta = best.score - 1, 65
+                moves = [best.move] + [m for m in moves if m != best.move]
+            else:
+                break
         scores = {r.move: r.score for r in res}
         return _Iteration(n_empties, best.move, best.score, scores, True, 0.0)
 
