@@ -234,7 +234,8 @@ class Searcher:
             it.elapsed = time.perf_counter() - t0
             times.append(time.perf_counter() - t_iter)
             last = it
-            moves = sorted(moves, key=lambda m: -it.scores.get(m, -INF))
+            it_scores = it.scores
+            moves = sorted(moves, key=lambda m: -it_scores.get(m, -INF))
             if on_info is not None:
                 on_info(self._info(p, o, mask, it, plan))
             if plan.soft_time is not None:

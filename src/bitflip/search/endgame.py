@@ -194,7 +194,7 @@ def _small(
     for phase in range(2):
         rem = empties & odd if phase == 0 else empties & ~odd
         while rem:
-            sq = lowest_square(rem)
+            sq = int(lowest_square(rem))
             rem &= rem - U1
             f = flips(p, o, sq)
             if f == 0:
@@ -202,7 +202,7 @@ def _small(
             b = U1 << np.uint64(sq)
             if n == 2:
                 ctl[NODES] += 1
-                v = -_last1(o ^ f, p | f | b, lowest_square(empties ^ b))
+                v = -_last1(o ^ f, p | f | b, int(lowest_square(empties ^ b)))
             else:
                 v = -_small(
                     o ^ f, p | f | b, -beta, -max(alpha, best), mask, empties ^ b, n - 1, ctl
@@ -291,7 +291,7 @@ def _shallow(
         return int(evaluate(p, o, mask, kind, weights))
     best = -_SHALLOW_INF
     while moves:
-        sq = lowest_square(moves)
+        sq = int(lowest_square(moves))
         moves &= moves - U1
         f = flips(p, o, sq)
         np_ = o ^ f
@@ -334,7 +334,7 @@ def solve_kernel(
             return final_score(p, o, mask)
         if n == 1:
             ctl[NODES] += 1
-            return _last1(p, o, lowest_square(empties))
+            return _last1(p, o, int(lowest_square(empties)))
         return _small(p, o, alpha, beta, mask, empties, n, ctl)
     ctl[NODES] += 1
     if ctl[NODES] >= ctl[MAX_NODES]:
@@ -378,7 +378,7 @@ def solve_kernel(
     count = 0
     m = moves
     while m:
-        sq = lowest_square(m)
+        sq = int(lowest_square(m))
         m &= m - U1
         b = U1 << np.uint64(sq)
         f = flips(p, o, sq)
@@ -408,7 +408,7 @@ def solve_kernel(
         count += 1
 
     best = -INF
-    best_move = NO_MOVE
+    best_move: int = NO_MOVE
     a = alpha
     for i in range(count):
         sq = pick_next(mv, sc, i, count)
