@@ -26,7 +26,9 @@ def main() -> None:
         t0 = time.perf_counter()
         n = perft(board, args.depth)
         best = min(best, time.perf_counter() - t0)
-    print(f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, python {platform.python_version()}"
+    )
     print(f"perft({args.depth}) {args.size}x{args.size} = {n:,}")
     print(f"best of {args.repeat}: {best:.3f} s, {n / best / 1e6:.1f} M leaves/s")
 

@@ -91,6 +91,11 @@ def test_config_errors(tmp_path: Path) -> None:
     cfg.write_text('[patterns]\ntarget = "best"\n')
     with pytest.raises(ValueError, match="target"):
         PatternsFitConfig.from_toml(cfg)
+    cfg.write_text('[patterns]\nphases = "many"\n')
+    with pytest.raises(ValueError, match="phases must be int"):
+        PatternsFitConfig.from_toml(cfg)
+    cfg.write_text("[patterns]\nlearning_rate = 1\nextra = []\n")
+    assert PatternsFitConfig.from_toml(cfg).learning_rate == 1
 
 
 @pytest.mark.slow
@@ -105,9 +110,12 @@ def test_train_patterns_command_and_resume(
     assert main(["train", "patterns", "--config", str(cfg), "--epochs", "1"]) == 0
     out = capsys.readouterr().out
     assert "held-out MAE" in out
-    # Resuming with the same settings starts after the finished epoch.
+    # Resuming with the same settings starts after the finished epoch; more epochs go on.
     assert main(["train", "patterns", "--config", str(cfg), "--epochs", "1"]) == 0
     assert "resuming after epoch 1" in capsys.readouterr().out
+    assert main(["train", "patterns", "--config", str(cfg)]) == 0
+    out = capsys.readouterr().out
+    assert "resuming after epoch 1" in out and "epoch 2:" in out and "epoch 1:" not in out
     weights = sorted((tmp_path / "run").glob("patterns-*.npz"))
     assert weights and weights[0].with_suffix(".md").is_file()
     ev = load_evaluation(str(weights[0]))

@@ -17,16 +17,33 @@ from bitflip.cli.errors import CommandError
 # Subcommand modules, in the order --help lists them.
 COMMANDS: tuple[str, ...] = (
     "play",
+    "hint",
+    "analyze",
+    "solve",
+    "bench",
+    "nboard",
+    "arena",
     "perft",
     "convert",
     "db",
-    "arena",
+    "data",
     "train",
-    "solve",
-    "bench",
-    "analyze",
-    "hint",
+    "nn",
 )
+
+
+# Optional packages and the extra that brings each (a missing one is a one-line error).
+_EXTRA_OF = {
+    "torch": "nn",
+    "fastapi": "web",
+    "uvicorn": "web",
+    "rich": "arena",
+    "matplotlib": "arena",
+    "tqdm": "nn",
+    "ray": "distributed",
+    "gymnasium": "rl",
+    "pettingzoo": "rl",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -52,6 +69,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("bitflip: interrupted", file=sys.stderr)
         return 130
+    except ModuleNotFoundError as exc:
+        extra = _EXTRA_OF.get((exc.name or "").split(".")[0])
+        if extra is None:
+            raise
+        print(
+            f"bitflip {args.command}: error: this needs the optional package {exc.name!r}: "
+            f"pip install 'bitflip[{extra}]'",
+            file=sys.stderr,
+        )
+        return 2
     except (CommandError, ValueError, OSError, EOFError) as exc:
         print(f"bitflip {args.command}: error: {exc}", file=sys.stderr)
         return 2

@@ -1,29 +1,130 @@
-"""``bitflip play``: play a game against an agent (in the terminal with ``--terminal``)."""
+"""``bitflip play``: the web app on localhost (or, with ``--terminal``, a game in the terminal)."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import threading
+from pathlib import Path
 from typing import TextIO
 
-DEFAULT_OPPONENT = "minimax:depth=4"
+FALLBACK_OPPONENT = "minimax:depth=4"
+DEFAULT_PORT = 8765
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("play", help="play a game against the engine")
-    p.add_argument("--terminal", action="store_true", help="play in the terminal")
-    p.add_argument("--opponent", default=DEFAULT_OPPONENT, help="agent spec of the opponent")
+    p = sub.add_parser(
+        "play",
+        help="play, get hints and analyse games in the browser (or --terminal)",
+        description="Start the web app on localhost and open it in the browser. Games are kept "
+        "in a SQLite file and survive a restart; the JSON API is documented on /docs.",
+    )
+    p.add_argument("--terminal", action="store_true", help="play in the terminal instead")
+    p.add_argument(
+        "--opponent",
+        default=None,
+        help="agent spec of the opponent (default: the engine at its default level, "
+        f"or {FALLBACK_OPPONENT} without an engine)",
+    )
     p.add_argument("--color", choices=("black", "white"), default="black", help="your colour")
     p.add_argument("--size", type=int, choices=(4, 6, 8), default=8, help="board size")
     p.add_argument("--seed", type=int, default=None, help="seed of the opponent's randomness")
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default: localhost)")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0: any free port)")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument(
+        "--db",
+        default=None,
+        help="SQLite file of the games (default: $BITFLIP_HOME/games.sqlite, "
+        "~/.local/share/bitflip/games.sqlite)",
+    )
     p.set_defaults(func=run)
 
 
+def default_opponent() -> str:
+    """The engine at its default level when this build has one, else a depth-4 minimax."""
+    try:
+        from bitflip.web.engine_bridge import default_opponent as web_default
+    except ImportError:  # no web extra: ask the registry directly
+        try:
+            from bitflip.search.levels import DEFAULT_LEVEL
+
+            return f"engine:level={DEFAULT_LEVEL}"
+        except ImportError:
+            return FALLBACK_OPPONENT
+    return web_default()
+
+
+def default_db() -> Path:
+    home = os.environ.get("BITFLIP_HOME")
+    if home:
+        return Path(home) / "games.sqlite"
+    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(data) / "bitflip" / "games.sqlite"
+
+
 def run(args: argparse.Namespace) -> int:
-    return play_terminal(opponent=args.opponent, color=args.color, size=args.size, seed=args.seed)
+    opponent = args.opponent or default_opponent()
+    if args.terminal:
+        return play_terminal(opponent=opponent, color=args.color, size=args.size, seed=args.seed)
+    return serve(
+        host=args.host,
+        port=args.port,
+        db=Path(args.db) if args.db else default_db(),
+        opponent=opponent,
+        open_browser=not args.no_browser,
+    )
 
 
-HELP = "Type a move (e.g. f5), 'undo', 'moves', 'hint' is not here yet, 'quit'."
+def serve(*, host: str, port: int, db: Path, opponent: str, open_browser: bool) -> int:
+    """Serve the web app until interrupted; opens the browser once the server listens."""
+    try:
+        import uvicorn
+
+        from bitflip.web.app import create_app
+    except ImportError as exc:
+        raise ValueError(
+            f"the web app needs the web extra ({exc.name} is missing): "
+            "pip install 'bitflip[web]', or play in the terminal with --terminal"
+        ) from None
+    from bitflip.web.engine_bridge import Opponent
+
+    Opponent(opponent, size=8)  # a bad spec fails now, in one line, not in the first game
+    app = create_app(db, opponent=opponent)
+    # Open pages hold long polls; do not wait for them to end on Ctrl+C.
+    config = uvicorn.Config(
+        app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2
+    )
+    server = uvicorn.Server(config)
+
+    def announce() -> None:
+        import time
+        import webbrowser
+
+        while not server.started:
+            if server.should_exit:
+                return
+            time.sleep(0.05)
+        bound = port
+        for s in server.servers:
+            for sock in s.sockets:
+                bound = sock.getsockname()[1]
+        shown = "localhost" if host in ("127.0.0.1", "localhost") else host
+        url = f"http://{shown}:{bound}/"
+        print(f"bitflip is serving on {url} (API docs: {url}docs); games in {db}", flush=True)
+        print("Press Ctrl+C to stop.", flush=True)
+        if open_browser:
+            webbrowser.open(url)
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()
+    if not server.started:
+        raise OSError(f"could not serve on {host}:{port} (is the port in use?)")
+    return 0
+
+
+HELP = "Type a move (e.g. f5), 'undo', 'moves', 'hint' (every move's score), 'quit'."
 
 
 def play_terminal(
@@ -78,6 +179,9 @@ def play_terminal(
         if cmd in ("help", "?"):
             say(HELP)
             continue
+        if cmd == "hint":
+            say(_hint_line(board))
+            continue
         if cmd == "moves":
             say(" ".join(name(m) for m in board.move_stack) or "(no moves yet)")
             continue
@@ -108,13 +212,29 @@ def play_terminal(
     return 0
 
 
+def _hint_line(board: object) -> str:
+    """Every legal move's score from the engine, best first, or why there is none."""
+    from bitflip.core.board import Board
+    from bitflip.web.engine_bridge import Analyst, EngineUnavailable
+
+    assert isinstance(board, Board)
+    try:
+        scores = Analyst(board.size).hints(board, seconds=1.0)
+    except EngineUnavailable as exc:
+        return str(exc)
+    name = board.geometry.square_name
+    return "Hints (discs, = exact): " + "  ".join(
+        f"{name(s.move)} {s.score:+.1f}{'=' if s.exact else ''}" for s in scores
+    )
+
+
 def _movers(board: object) -> set[object]:
     """Colours that have made a (non-pass) move on the stack."""
     from bitflip.core.board import BLACK, Board
     from bitflip.core.geometry import PASS
 
     assert isinstance(board, Board)
-    colors = set()
+    colors: set[object] = set()
     turn = BLACK
     for m in board.move_stack:
         if m != PASS:

@@ -60,10 +60,10 @@ class PatternsFitConfig:
     """"final": final disc difference; "theoretical": the WTHOR perfect-play score of the game's
     position at ``depth`` empties (exact there, and free of the players' endgame errors before
     it) for positions with at least that many empties, the final difference after it."""
-    epochs: int = 4
-    learning_rate: float = 0.05
+    epochs: int = 5
+    learning_rate: float = 0.2
     """NLMS step at the first epoch (0 < lr < 2), decayed by ``decay`` each epoch."""
-    decay: float = 0.6
+    decay: float = 0.5
     min_empties: int = 0
     """Skip positions with fewer empties (0: keep all)."""
     out: str = "runs/patterns"
@@ -78,9 +78,14 @@ class PatternsFitConfig:
             raise ValueError(f"{path}: bad TOML ({exc})") from exc
         doc = doc.get("patterns", doc)
         known = {f.name: f for f in fields(cls)}
-        for key in doc:
+        defaults = cls()
+        for key, value in doc.items():
             if key not in known:
                 raise ValueError(f"{path}: unknown key {key!r} (known: {', '.join(known)})")
+            want = type(getattr(defaults, key))
+            ok = isinstance(value, want) or (want is float and type(value) is int)
+            if not ok or (want is list and not all(isinstance(x, str) for x in value)):
+                raise ValueError(f"{path}: {key} must be {want.__name__}, not {value!r}")
         cfg = cls(**doc)
         cfg.check()
         return cfg
@@ -110,7 +115,10 @@ class PatternsFitConfig:
         return hashlib.sha256(text.encode()).hexdigest()[:12]
 
     def fit_key(self) -> str:
-        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True).encode()).hexdigest()[:12]
+        """Hash of the settings a checkpoint depends on: not ``epochs`` (a finished run goes on
+        when given more) nor ``out``."""
+        d = {k: v for k, v in asdict(self).items() if k not in ("epochs", "out")}
+        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
 
 
 @dataclass
@@ -410,10 +418,13 @@ def fit_patterns(
     out.mkdir(parents=True, exist_ok=True)
     cache = out / f"samples-{cfg.data_key()}.npz"
     if cache.is_file():
-        with np.load(cache) as z:
-            samples = Samples(z["p"], z["o"], z["target"], z["game"])
-            held = z["held"]
-            files = [str(x) for x in z["files"]]
+        try:
+            with np.load(cache) as z:
+                samples = Samples(z["p"], z["o"], z["target"], z["game"])
+                held = z["held"]
+                files = [str(x) for x in z["files"]]
+        except (ValueError, KeyError, OSError, EOFError) as exc:
+            raise ValueError(f"{cache}: corrupt sample cache ({exc}); delete it") from exc
         log(f"samples: {len(samples)} positions from {cache}")
     else:
         games = load_games(cfg)
@@ -526,10 +537,12 @@ phase), {weights.n_phases} phases by number of empties.
   {r.train_games} games ({r.train_positions} positions) for training, {r.holdout_games} games
   ({r.holdout_positions} positions) held out.
 - Target: {
-        "WTHOR theoretical score (perfect play from 24 empties) down to 24 empties, then the"
+        "the WTHOR theoretical score (perfect play from the file's depth, 24 empties in the FFO "
+        "base) down to that depth, then the final disc difference (throughout for files that "
+        "store no depth)"
         if cfg.target == "theoretical"
-        else "the"
-    } final disc difference, from the side to move's view.
+        else "the final disc difference"
+    }, from the side to move's view.
 - Method: normalised LMS SGD, {cfg.epochs} epochs, learning rate {cfg.learning_rate} x
   {cfg.decay}^epoch.
 

@@ -1,0 +1,49 @@
+"""``bitflip nboard``: speak the NBoard engine protocol on stdin/stdout (for the NBoard GUI)."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "nboard",
+        help="run the engine under the NBoard protocol (stdin/stdout)",
+        description="Run the engine as an NBoard engine: point the NBoard GUI (or Edax-style "
+        "tools) at 'bitflip nboard'. Commands: nboard, set depth, set game, set contempt, "
+        "move, hint, go, ping, learn, quit. 'set depth N' with N at or above the number of "
+        "empty squares solves the position exactly. Problems with input go to stderr.",
+    )
+    p.add_argument(
+        "--level",
+        type=int,
+        default=None,
+        help="engine level 1-20 used until the GUI sends 'set depth' (default: the engine's)",
+    )
+    p.add_argument("--eval", default="default", help="evaluation function (default: default)")
+    p.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MiB")
+    p.add_argument("--name", default="bitflip", help="name sent with 'set myname'")
+    p.add_argument(
+        "--log", metavar="FILE", help="copy the conversation to FILE ('> ' in, '< ' out)"
+    )
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from bitflip.engine import Engine
+    from bitflip.protocols.nboard import NBoardServer
+
+    kwargs = {} if args.level is None else {"level": args.level}
+    engine = Engine(**kwargs, evaluation=args.eval, tt_mb=args.tt_mb)
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(line_buffering=True)  # the server flushes too; this covers stray prints
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
+    try:
+        server = NBoardServer(engine, sys.stdout, name=args.name, transcript=log)
+        return server.run(sys.stdin)
+    finally:
+        if log is not None:
+            log.close()

@@ -1,0 +1,84 @@
+"""``bitflip nn test|info MODEL``: measure or describe a network file."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("nn", help="test or describe a network file")
+    nsub = p.add_subparsers(dest="nn_command", metavar="ACTION")
+    nsub.required = True
+    t = nsub.add_parser(
+        "test",
+        help="a network's accuracy (policy) or MSE and disc error (value) on WTHOR games",
+        description="Policy nets: top-1/top-3 accuracy over every position of the games "
+        "(top1_choice: positions with two or more legal moves). Value nets: MSE of the "
+        "result on the +-1 scale and the disc error, finished games only.",
+    )
+    t.add_argument("model", type=Path, help="a network file (.pt)")
+    t.add_argument(
+        "--wthor",
+        type=Path,
+        nargs="+",
+        required=True,
+        metavar="FILE",
+        help=".wtb files or folders, or training shards (.npz)",
+    )
+    t.add_argument("--device", default="auto", help="cpu, cuda or auto")
+    t.set_defaults(func=run_test)
+    i = nsub.add_parser("info", help="print a network file's config, lineage and metrics")
+    i.add_argument("model", type=Path)
+    i.set_defaults(func=run_info)
+
+
+def run_test(args: argparse.Namespace) -> int:
+    from bitflip.learn.datasets import Records, read_shards
+    from bitflip.learn.supervised import evaluate_loaded
+    from bitflip.nn.checkpoint import load_model
+
+    loaded = load_model(args.model)
+    parts = []
+    for path in args.wthor:
+        if path.suffix == ".npz" or (path.is_dir() and any(path.glob("*.npz"))):
+            parts.append(read_shards(path))
+        else:
+            parts.append(_wthor_records(path))
+    records = Records.concat(parts)
+    metrics = evaluate_loaded(loaded, records, args.device)
+    print(f"{args.model.name} ({loaded.config.kind}) on {len(records)} positions:")
+    for k, v in metrics.items():
+        print(f"  {k:12} {v:,.0f}" if k == "positions" else f"  {k:12} {v:.4f}")
+    return 0
+
+
+def _wthor_records(path: Path):  # type: ignore[no-untyped-def]
+    import tempfile
+
+    from bitflip.learn.build import build
+    from bitflip.learn.datasets import read_shards
+
+    with tempfile.TemporaryDirectory() as tmp:
+        build(path, [], Path(tmp), progress=False, log=lambda s: None)
+        return read_shards(tmp)
+
+
+def run_info(args: argparse.Namespace) -> int:
+    import json
+
+    from bitflip.nn.checkpoint import load_model
+    from bitflip.nn.models import config_to_dict
+
+    loaded = load_model(args.model)
+    print(
+        json.dumps(
+            {
+                "config": config_to_dict(loaded.config),
+                "lineage": loaded.lineage,
+                "metrics": loaded.metrics,
+            },
+            indent=2,
+        )
+    )
+    return 0

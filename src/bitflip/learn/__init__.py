@@ -1,0 +1,1 @@
+"""Learning: training records (numpy only), supervised training and other learners (torch)."""

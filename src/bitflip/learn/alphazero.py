@@ -1,0 +1,393 @@
+"""AlphaZero as three steps that talk only through directories, and a loop that runs them.
+
+::
+
+    RUN/accepted/   0000.json, 0001.json ... -> az-<hash>.pt   the best net of each generation
+    RUN/shards/     it0003-002.npz                             self-play records of iteration 3
+    RUN/checkpoints/it0003.json -> az-<hash>.pt                the candidate trained in iteration 3
+    RUN/gating/     it0003.json                                its match against the best net
+
+Every file is written to a temporary name and renamed, so a step killed at any moment (kill -9)
+leaves only whole files; run again, it skips what exists and redoes only the unfinished part.
+Accepted nets are never rewritten or deleted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from bitflip.learn.az_config import RunConfig
+from bitflip.nn.alphazero import AZNet, action_squares, augment, encode, load_net, save_net
+from bitflip.nn.evaluator import NetEvaluator, pick_device
+from bitflip.search.mcts import BatchedMCTS
+from bitflip.search.mcts.games import GameBatch, MatchResult, play_games, play_match
+
+SHARD_FORMAT_VERSION = 1
+"""Self-play shards carry the shared record fields (see bitflip.learn.datasets) plus ``policy``."""
+
+Log = Callable[[str], None]
+
+
+def _quiet(_: str) -> None:
+    pass
+
+
+def _write_json(path: Path, obj: object) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=1, sort_keys=True))
+    os.replace(tmp, path)
+
+
+class RunDir:
+    """The directories of one run and what they say about its state."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.shards = self.root / "shards"
+        self.checkpoints = self.root / "checkpoints"
+        self.accepted = self.root / "accepted"
+        self.gating = self.root / "gating"
+
+    def generations(self) -> list[Path]:
+        """Accepted generation records, oldest first (only those whose net file exists)."""
+        out = []
+        for j in sorted(self.accepted.glob("[0-9][0-9][0-9][0-9].json")):
+            net = self.accepted / json.loads(j.read_text())["net"]
+            if net.exists():
+                out.append(j)
+        return out
+
+    def best_net(self) -> Path:
+        gens = self.generations()
+        if not gens:
+            raise FileNotFoundError(f"{self.accepted}: no accepted net (run the loop to start one)")
+        return self.accepted / json.loads(gens[-1].read_text())["net"]
+
+    def candidate(self, iteration: int) -> Path | None:
+        j = self.checkpoints / f"it{iteration:04d}.json"
+        if not j.exists():
+            return None
+        return self.checkpoints / json.loads(j.read_text())["net"]
+
+    def gated(self, iteration: int) -> dict[str, object] | None:
+        j = self.gating / f"it{iteration:04d}.json"
+        return json.loads(j.read_text()) if j.exists() else None  # type: ignore[no-any-return]
+
+    def iterations_done(self) -> int:
+        """Iterations whose gating decision is written (the next one to run is this number)."""
+        n = 0
+        while (self.gating / f"it{n:04d}.json").exists():
+            n += 1
+        return n
+
+
+def initial_net(cfg: RunConfig, run: RunDir) -> Path:
+    """Generation 0: a freshly initialised net (seeded), accepted once and for all."""
+    gens = run.generations()
+    if gens:
+        return run.best_net()
+    torch.manual_seed(cfg.seed)
+    path = save_net(AZNet(cfg.net), run.accepted, lineage={"generation": 0, "parent": None})
+    _write_json(run.accepted / "0000.json", {"net": path.name, "iteration": -1})
+    return path
+
+
+# --- self-play --------------------------------------------------------------------------------
+
+
+def write_selfplay_shard(path: Path, games: GameBatch, size: int, source: str) -> Path:
+    """Write a self-play batch as a shard of the shared record format plus ``policy``."""
+    margin = games.mover_margin()
+    cols = action_squares(size)
+    arrays = {
+        "player": games.player,
+        "opponent": games.opponent,
+        "side": games.side.astype(np.int8),
+        "legal": games.legal,
+        "move": np.where(games.move == 64, -1, games.move).astype(np.int8),
+        "disc_diff": margin.astype(np.int8),
+        "wdl": np.sign(margin).astype(np.int8),
+        "theoretical": np.full(len(margin), -128, np.int8),
+        "result_known": np.ones(len(margin), np.bool_),
+        "game": games.game,
+        "year": np.zeros(len(margin), np.int16),
+        "ply": games.ply.astype(np.int8),
+        "policy": games.policy[:, cols].astype(np.float16),
+        "size": np.int64(size),
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(
+        tmp, format_version=np.int64(SHARD_FORMAT_VERSION), source=np.str_(source), **arrays
+    )
+    os.replace(tmp, path)
+    return path
+
+
+@dataclass
+class TrainingData:
+    """Self-play positions in the network's action space."""
+
+    player: np.ndarray
+    opponent: np.ndarray
+    policy: np.ndarray
+    value: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.player)
+
+
+def read_selfplay_shards(paths: list[Path], size: int) -> TrainingData:
+    """Concatenate self-play shards, checking version and board size."""
+    parts: list[tuple[np.ndarray, ...]] = []
+    for path in paths:
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                if int(z["format_version"]) != SHARD_FORMAT_VERSION:
+                    raise ValueError(f"{path}: shard format version {int(z['format_version'])}")
+                if int(z["size"]) != size:
+                    raise ValueError(f"{path}: a {int(z['size'])}x board, the run is {size}x")
+                parts.append((z["player"], z["opponent"], z["policy"], z["wdl"]))
+        except KeyError as exc:
+            raise ValueError(f"{path}: not a self-play shard (missing {exc})") from None
+    if not parts:
+        raise FileNotFoundError("no self-play shards to train on")
+    return TrainingData(
+        np.concatenate([x[0] for x in parts]),
+        np.concatenate([x[1] for x in parts]),
+        np.concatenate([x[2] for x in parts]).astype(np.float32),
+        np.concatenate([x[3] for x in parts]).astype(np.float32),
+    )
+
+
+def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> list[Path]:
+    """Write this iteration's shards with the best net; existing shards are kept and skipped."""
+    net_path = initial_net(cfg, run)
+    sp = cfg.selfplay
+    n_shards = -(-sp.games_per_iteration // sp.concurrent_games)
+    todo = [
+        k for k in range(n_shards) if not (run.shards / f"it{iteration:04d}-{k:03d}.npz").exists()
+    ]
+    if not todo:
+        return []
+    if sp.backend == "ray":
+        return _selfplay_ray(cfg, run, iteration, net_path, todo)
+    if sp.workers > 1:
+        from concurrent.futures import ProcessPoolExecutor
+        from multiprocessing import get_context
+
+        with ProcessPoolExecutor(sp.workers, mp_context=get_context("spawn")) as ex:
+            futures = [ex.submit(_shard_job, cfg, str(run.root), iteration, str(net_path), k)
+                       for k in todo]  # fmt: skip
+            return [Path(f.result()) for f in futures]
+    out = []
+    for k in todo:
+        t0 = time.time()
+        out.append(Path(_shard_job(cfg, str(run.root), iteration, str(net_path), k)))
+        log(f"self-play it{iteration} shard {k + 1}/{n_shards}: {time.time() - t0:.1f}s")
+    return out
+
+
+def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int) -> str:
+    run = RunDir(root)
+    evaluator = NetEvaluator.from_file(net_path, cfg.device)
+    sp = cfg.selfplay
+    n = min(sp.concurrent_games, sp.games_per_iteration - k * sp.concurrent_games)
+    seed = cfg.seed * 1_000_003 + iteration * 1009 + k
+    mcts = BatchedMCTS(evaluator, n, cfg.mcts, seed=seed)
+    games = play_games(
+        [mcts], np.zeros((n, 2), np.int64), record=True, temp_moves=sp.temp_moves,
+        noise=True, seed=seed,
+    )  # fmt: skip
+    path = run.shards / f"it{iteration:04d}-{k:03d}.npz"
+    write_selfplay_shard(path, games, cfg.net.size, f"selfplay {Path(net_path).name}")
+    return str(path)
+
+
+def _selfplay_ray(
+    cfg: RunConfig, run: RunDir, iteration: int, net_path: Path, todo: list[int]
+) -> list[Path]:
+    try:
+        import ray
+    except ImportError:
+        raise ValueError(
+            "selfplay.backend = 'ray' needs Ray: pip install 'bitflip[distributed]'"
+        ) from None
+    ray.init(ignore_reinit_error=True)
+    job = ray.remote(_shard_job)
+    refs = [job.remote(cfg, str(run.root), iteration, str(net_path), k) for k in todo]
+    return [Path(p) for p in ray.get(refs)]
+
+
+# --- training ---------------------------------------------------------------------------------
+
+
+def train_net(
+    net: AZNet,
+    data: TrainingData,
+    cfg: RunConfig,
+    device: torch.device,
+    rng: np.random.Generator,
+    log: Log = _quiet,
+) -> dict[str, float]:
+    """Adam on value MSE + policy cross-entropy (illegal moves masked); returns final losses."""
+    tc, size = cfg.train, cfg.net.size
+    net.to(device).train()
+    opt = torch.optim.Adam(net.parameters(), lr=tc.lr, weight_decay=tc.weight_decay)
+    v_sum = p_sum = 0.0
+    count = 0
+    last: dict[str, float] = {}
+    for step in range(tc.steps):
+        idx = rng.integers(0, len(data), min(tc.batch_size, len(data)))
+        p, o, pi = data.player[idx], data.opponent[idx], data.policy[idx]
+        if tc.augment:
+            p, o, pi = augment(p, o, pi, size, rng)
+        planes, legal = encode(p, o, size)
+        x = torch.from_numpy(planes).to(device)
+        m = torch.from_numpy(legal).to(device)
+        target_pi = torch.from_numpy(pi).to(device)
+        z = torch.from_numpy(data.value[idx]).to(device)
+        logits, v = net(x, m)
+        logp = torch.where(m, F.log_softmax(logits, dim=1), torch.zeros_like(logits))
+        p_loss = -(target_pi * logp).sum(dim=1).mean()
+        v_loss = F.mse_loss(v, z)
+        loss = p_loss + v_loss
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        v_sum += float(v_loss.detach())
+        p_sum += float(p_loss.detach())
+        count += 1
+        if (step + 1) % 100 == 0 or step + 1 == tc.steps:
+            v_avg, p_avg = v_sum / count, p_sum / count
+            log(f"  step {step + 1}/{tc.steps}: value {v_avg:.4f} policy {p_avg:.4f}")
+            last = {"value_loss": v_sum / count, "policy_loss": p_sum / count}
+            v_sum = p_sum = 0.0
+            count = 0
+    net.eval()
+    return last
+
+
+def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> Path:
+    """Train this iteration's candidate from the previous one (or the best net)."""
+    done = run.candidate(iteration)
+    if done is not None and done.exists():
+        return done
+    device = pick_device(cfg.device)
+    parent = run.candidate(iteration - 1) if iteration > 0 else None
+    if parent is None or not parent.exists():
+        parent = run.best_net()
+    net = load_net(parent, device).net
+    first = max(0, iteration - cfg.train.window + 1)
+    paths = [
+        p
+        for i in range(first, iteration + 1)
+        for p in sorted(run.shards.glob(f"it{i:04d}-*.npz"))
+        if ".tmp." not in p.name
+    ]
+    data = read_selfplay_shards(paths, cfg.net.size)
+    log(
+        f"train it{iteration}: {len(data)} positions from {len(paths)} shards, parent {parent.name}"
+    )
+    rng = np.random.default_rng(cfg.seed * 7919 + iteration)
+    torch.manual_seed(cfg.seed * 7919 + iteration)
+    losses = train_net(net, data, cfg, device, rng, log)
+    lineage = {"iteration": iteration, "parent": parent.name, "positions": len(data),
+               "shards": [p.name for p in paths], "config": asdict(cfg)}  # fmt: skip
+    path = save_net(net, run.checkpoints, lineage=lineage, metrics=losses)
+    _write_json(run.checkpoints / f"it{iteration:04d}.json", {"net": path.name, **losses})
+    return path
+
+
+# --- gating -----------------------------------------------------------------------------------
+
+
+def accept(result: MatchResult, cfg: RunConfig) -> bool:
+    """The gating decision for a candidate's result against the best net."""
+    rule = cfg.gate.rule
+    if rule == "always":
+        return True
+    if rule == "report":  # the report: >= 60% of the decisive games
+        decisive = result.wins + result.losses
+        return decisive > 0 and result.wins / decisive >= 0.6
+    return result.score >= cfg.gate.threshold
+
+
+def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> dict[str, object]:
+    """Match the candidate against the best net; accept it as a new generation if it wins."""
+    done = run.gated(iteration)
+    if done is not None:
+        return done
+    cand = run.candidate(iteration)
+    if cand is None or not cand.exists():
+        raise FileNotFoundError(f"no candidate for iteration {iteration} in {run.checkpoints}")
+    gens = run.generations()
+    best = run.best_net()
+    already = any(json.loads(j.read_text()).get("iteration") == iteration for j in gens)
+    if already:  # killed after accepting, before writing the gating record
+        decision: dict[str, object] = {"candidate": cand.name, "accepted": True, "recovered": True}
+    else:
+        device = pick_device(cfg.device)
+        mcfg = cfg.mcts if cfg.gate.sims <= 0 else replace(cfg.mcts, sims=cfg.gate.sims)
+        n = 2 * cfg.gate.pairs
+        a = BatchedMCTS(NetEvaluator(load_net(cand, device).net, device), n, mcfg)
+        b = BatchedMCTS(NetEvaluator(load_net(best, device).net, device), n, mcfg)
+        result = play_match(a, b, cfg.gate.pairs, opening_plies=cfg.gate.opening_plies,
+                            seed=cfg.seed * 31 + iteration)  # fmt: skip
+        ok = accept(result, cfg)
+        decision = {"candidate": cand.name, "best": best.name, "wins": result.wins,
+                    "draws": result.draws, "losses": result.losses, "score": result.score,
+                    "rule": cfg.gate.rule, "accepted": ok}  # fmt: skip
+        if ok:
+            target = run.accepted / cand.name
+            if not target.exists():
+                tmp = run.accepted / (cand.name + ".tmp")
+                shutil.copyfile(cand, tmp)
+                os.replace(tmp, target)
+            _write_json(run.accepted / f"{len(gens):04d}.json",
+                        {"net": cand.name, "iteration": iteration})  # fmt: skip
+    log(f"gate it{iteration}: {decision}")
+    _write_json(run.gating / f"it{iteration:04d}.json", decision)
+    return decision
+
+
+def run_loop(
+    cfg: RunConfig,
+    log: Log = _quiet,
+    iterations: int | None = None,
+    max_minutes: float | None = None,
+) -> RunDir:
+    """Self-play, train and gate in turn until ``cfg.iterations`` are done (resumes by itself).
+
+    ``max_minutes`` starts no new iteration once that much time has passed.
+    """
+    start = time.time()
+    run = RunDir(cfg.dir)
+    run.root.mkdir(parents=True, exist_ok=True)
+    _write_json(run.root / "config.json", asdict(cfg))
+    initial_net(cfg, run)
+    total = cfg.iterations if iterations is None else iterations
+    for it in range(run.iterations_done(), total):
+        if max_minutes is not None and time.time() - start > 60 * max_minutes:
+            log(f"stopping before iteration {it}: {max_minutes} minutes used")
+            break
+        t0 = time.time()
+        selfplay_step(cfg, run, it, log)
+        t1 = time.time()
+        train_step(cfg, run, it, log)
+        t2 = time.time()
+        gate_step(cfg, run, it, log)
+        log(f"iteration {it}: self-play {t1 - t0:.0f}s, train {t2 - t1:.0f}s, "
+            f"gate {time.time() - t2:.0f}s")  # fmt: skip
+    return run

@@ -1,0 +1,134 @@
+"""Typed configuration of an AlphaZero run, read from a commented TOML file."""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from bitflip.nn.alphazero import AZNetConfig
+from bitflip.search.mcts import MCTSConfig
+
+
+@dataclass(frozen=True)
+class SelfPlayConfig:
+    """How self-play games are generated."""
+
+    games_per_iteration: int = 256
+    """Games played with the current best net in each iteration."""
+    concurrent_games: int = 128
+    """Games searched in lockstep (one shard each batch); bigger batches feed a GPU better."""
+    temp_moves: int = 10
+    """Moves per game chosen in proportion to visits (temperature 1); then the most visited."""
+    workers: int = 1
+    """Local processes producing shards in parallel (1: in this process)."""
+    backend: str = "local"
+    """'local' (processes on this machine) or 'ray' (workers on a Ray cluster)."""
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    """How a candidate net is trained from recent shards."""
+
+    window: int = 4
+    """Iterations of self-play shards that training samples from (the newest ones)."""
+    steps: int = 400
+    """Optimizer steps per iteration."""
+    batch_size: int = 256
+    """Positions per step."""
+    lr: float = 1e-3
+    """Adam learning rate."""
+    weight_decay: float = 1e-4
+    """L2 penalty (Adam's weight_decay)."""
+    augment: bool = True
+    """Train each position under a random one of the 8 board symmetries."""
+
+
+@dataclass(frozen=True)
+class GateConfig:
+    """How a candidate is accepted or rejected against the current best net."""
+
+    pairs: int = 20
+    """Pairs of games (colours swapped) from distinct random openings."""
+    opening_plies: int = 4
+    """Random plies played before the nets take over, so that the games differ."""
+    rule: str = "score"
+    """'score': accept when the score is >= threshold; 'report': the report's rule, at least
+    60% of the decisive games won (40 games at pairs = 20); 'always': accept every candidate."""
+    threshold: float = 0.55
+    """Points per game needed under rule 'score' (draws count half)."""
+    sims: int = 0
+    """Simulations per move in gating games (0: same as self-play)."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything one AlphaZero run needs."""
+
+    dir: str = "runs/az"
+    """Run directory: shards/, checkpoints/, accepted/ and gating/ live in it."""
+    iterations: int = 10
+    """Iterations of self-play -> train -> gate that ``bitflip train alphazero`` runs."""
+    seed: int = 0
+    """Seed of every random choice (noise, temperature, openings, batches)."""
+    device: str = "auto"
+    """'auto' (CUDA when present), 'cpu' or 'cuda'."""
+    net: AZNetConfig = field(default_factory=AZNetConfig)
+    mcts: MCTSConfig = field(default_factory=MCTSConfig)
+    selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
+    train: TrainConfig = field(default_factory=TrainConfig)
+    gate: GateConfig = field(default_factory=GateConfig)
+
+    def __post_init__(self) -> None:
+        if self.gate.rule not in ("score", "report", "always"):
+            raise ValueError(f"gate.rule must be score, report or always, not {self.gate.rule!r}")
+        if self.selfplay.backend not in ("local", "ray"):
+            raise ValueError(
+                f"selfplay.backend must be local or ray, not {self.selfplay.backend!r}"
+            )
+
+
+_SECTIONS: dict[str, type] = {
+    "net": AZNetConfig,
+    "mcts": MCTSConfig,
+    "selfplay": SelfPlayConfig,
+    "train": TrainConfig,
+    "gate": GateConfig,
+}
+
+
+def _build(cls: type, values: dict[str, Any], where: str) -> Any:
+    known = {f.name: f for f in fields(cls)}
+    unknown = sorted(set(values) - set(known))
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {unknown}; known: {sorted(known)}")
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from None
+
+
+def config_from_dict(data: dict[str, Any], where: str = "config") -> RunConfig:
+    """A RunConfig from parsed TOML: top-level keys under [run], one table per section."""
+    data = dict(data)
+    run = dict(data.pop("run", {}))
+    for name, cls in _SECTIONS.items():
+        run[name] = _build(cls, dict(data.pop(name, {})), f"{where} [{name}]")
+    if data:
+        raise ValueError(f"{where}: unknown sections {sorted(data)}")
+    return _build(RunConfig, run, f"{where} [run]")  # type: ignore[no-any-return]
+
+
+def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:
+    """Read a TOML run config; ``overrides`` replace [run] keys (e.g. dir, iterations)."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no config file {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML ({exc})") from None
+    if overrides:
+        data.setdefault("run", {}).update({k: v for k, v in overrides.items() if v is not None})
+    return config_from_dict(data, str(path))

@@ -1,0 +1,267 @@
+"""The AlphaZero network: the report's 4 conv + 2 fully connected net, or a residual tower.
+
+The net reads a ``size x size`` board (8, 6 or 4) as three planes from the side to move's view
+(own discs, opponent discs, legal moves) and returns policy logits over ``size * size + 1``
+actions (squares in reading order, then pass) and a value in [-1, 1]. Illegal actions are
+masked to -inf before any softmax, in training and in play alike.
+
+Files are self-describing (format, version, config, lineage, metrics) and named by content
+hash: ``az-<12 hex digits>.pt``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import re
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+from numba import njit
+from torch import nn
+
+from bitflip.core.bitboard import legal_moves, transform
+from bitflip.core.geometry import PASS, board_mask
+
+MODEL_FORMAT = "bitflip-az-net"
+MODEL_FORMAT_VERSION = 1
+_HASHED = re.compile(r"^az-([0-9a-f]{12})\.pt$")
+
+
+class CheckpointError(ValueError):
+    """A network file that cannot be used: corrupt, foreign or from a newer format."""
+
+
+@dataclass(frozen=True)
+class AZNetConfig:
+    """Shape of an AlphaZero network."""
+
+    size: int = 8
+    """Board size the net plays (4, 6 or 8)."""
+    channels: int = 512
+    """Convolution channels (the report: 512)."""
+    fc1: int = 1024
+    """Width of the first fully connected layer (conv net only)."""
+    fc2: int = 512
+    """Width of the second fully connected layer (conv net only)."""
+    dropout: float = 0.3
+    """Dropout after each fully connected layer."""
+    residual: bool = False
+    """Use a residual tower with convolutional heads instead of the report's net."""
+    blocks: int = 6
+    """Residual blocks (residual net only)."""
+
+    def __post_init__(self) -> None:
+        if self.size not in (4, 6, 8):
+            raise ValueError(f"board size must be 4, 6 or 8, not {self.size}")
+        if not self.residual and self.size < 5:
+            raise ValueError("the report's net shrinks the board by 4: use residual=true on 4x4")
+        if self.channels < 1 or self.fc1 < 1 or self.fc2 < 1 or self.blocks < 1:
+            raise ValueError(f"network widths and depth must be positive: {self}")
+        if not 0.0 <= self.dropout < 1.0:
+            raise ValueError(f"dropout must be in [0, 1), not {self.dropout}")
+
+    @property
+    def actions(self) -> int:
+        return self.size * self.size + 1
+
+
+def action_squares(size: int) -> np.ndarray:
+    """``action_squares(size)[a]``: the move (square in 8x8 numbering or PASS) of action a."""
+    sq = [8 * (i // size) + (i % size) for i in range(size * size)]
+    return np.array([*sq, PASS], dtype=np.int64)
+
+
+class _ResBlock(nn.Module):
+    def __init__(self, ch: int) -> None:
+        super().__init__()
+        self.c1 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
+        self.b1 = nn.BatchNorm2d(ch)
+        self.c2 = nn.Conv2d(ch, ch, 3, padding=1, bias=False)
+        self.b2 = nn.BatchNorm2d(ch)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        y = F.relu(self.b1(self.c1(x)))
+        return F.relu(x + self.b2(self.c2(y)))
+
+
+class AZNet(nn.Module):
+    """Policy and value network. ``forward(planes, legal)`` -> (masked logits, value)."""
+
+    def __init__(self, config: AZNetConfig) -> None:
+        super().__init__()
+        self.config = config
+        c, s = config.channels, config.size
+        if config.residual:
+            self.stem = nn.Sequential(
+                nn.Conv2d(3, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU()
+            )
+            self.tower = nn.Sequential(*[_ResBlock(c) for _ in range(config.blocks)])
+            self.pol_head = nn.Sequential(
+                nn.Conv2d(c, 2, 1, bias=False), nn.BatchNorm2d(2), nn.ReLU(), nn.Flatten(),
+                nn.Linear(2 * s * s, config.actions),
+            )  # fmt: skip
+            self.val_head = nn.Sequential(
+                nn.Conv2d(c, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(), nn.Flatten(),
+                nn.Linear(s * s, 64), nn.ReLU(), nn.Linear(64, 1),
+            )  # fmt: skip
+        else:
+            layers: list[nn.Module] = []
+            for i, pad in enumerate((1, 1, 0, 0)):
+                layers += [nn.Conv2d(3 if i == 0 else c, c, 3, padding=pad, bias=False)]
+                layers += [nn.BatchNorm2d(c), nn.ReLU()]
+            self.stem = nn.Sequential(*layers, nn.Flatten())
+            self.tower = nn.Sequential(
+                nn.Linear(c * (s - 4) ** 2, config.fc1, bias=False),
+                nn.BatchNorm1d(config.fc1), nn.ReLU(), nn.Dropout(config.dropout),
+                nn.Linear(config.fc1, config.fc2, bias=False),
+                nn.BatchNorm1d(config.fc2), nn.ReLU(), nn.Dropout(config.dropout),
+            )  # fmt: skip
+            self.pol_head = nn.Linear(config.fc2, config.actions)
+            self.val_head = nn.Linear(config.fc2, 1)
+
+    def forward(
+        self, planes: torch.Tensor, legal: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor]:
+        """``planes`` (B, 3, S, S), ``legal`` (B, S*S+1) -> logits (-inf if illegal), value."""
+        h = self.tower(self.stem(planes))
+        logits = self.pol_head(h).masked_fill(~legal, float("-inf"))
+        return logits, torch.tanh(self.val_head(h)).squeeze(-1)
+
+
+# --- encoding ---------------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _legal_bits(p: np.ndarray, o: np.ndarray, mask: np.uint64) -> np.ndarray:
+    out = np.empty(p.shape[0], np.uint64)
+    for i in range(p.shape[0]):
+        out[i] = legal_moves(p[i], o[i], mask)
+    return out
+
+
+def encode(p: np.ndarray, o: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """Planes (B, 3, S, S) float32 and the legal-action mask (B, S*S+1) of packed positions.
+
+    The pass action is legal exactly when no square is (the search never asks about finished
+    games).
+    """
+    p = np.ascontiguousarray(p, np.uint64)
+    o = np.ascontiguousarray(o, np.uint64)
+    legal = _legal_bits(p, o, board_mask(size))
+    sq = action_squares(size)[:-1].astype(np.uint64)
+    bits = np.stack([p, o, legal], axis=1)[:, :, None] >> sq[None, None, :]
+    planes = (bits & np.uint64(1)).astype(np.float32).reshape(-1, 3, size, size)
+    mask = np.empty((p.shape[0], size * size + 1), np.bool_)
+    mask[:, :-1] = planes[:, 2].reshape(-1, size * size) > 0
+    mask[:, -1] = legal == 0
+    return planes, mask
+
+
+@njit(cache=True)
+def _transform_all(x: np.ndarray, syms: np.ndarray, size: int) -> np.ndarray:
+    out = np.empty_like(x)
+    for i in range(x.shape[0]):
+        out[i] = transform(x[i], syms[i], size)
+    return out
+
+
+def symmetry_action_table(size: int) -> np.ndarray:
+    """``table[s, a]``: the action that symmetry s sends action a to (pass stays pass)."""
+    sq = action_squares(size)
+    index = {int(m): a for a, m in enumerate(sq)}
+    table = np.empty((8, len(sq)), np.int64)
+    for s in range(8):
+        for a, m in enumerate(sq):
+            if m == PASS:
+                table[s, a] = a
+            else:
+                t = int(transform(np.uint64(1 << int(m)), s, size))
+                table[s, a] = index[t.bit_length() - 1]
+    return table
+
+
+def augment(
+    p: np.ndarray, o: np.ndarray, policy: np.ndarray, size: int, rng: np.random.Generator
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each position under a random one of the 8 symmetries; its policy (B, S*S+1) follows."""
+    syms = rng.integers(0, 8, p.shape[0])
+    table = symmetry_action_table(size)
+    new_policy = np.zeros_like(policy)
+    rows = np.arange(p.shape[0])[:, None]
+    new_policy[rows, table[syms]] = policy
+    return _transform_all(p, syms, size), _transform_all(o, syms, size), new_policy
+
+
+# --- files ------------------------------------------------------------------------------------
+
+
+@dataclass
+class LoadedNet:
+    """A network read from a file, in eval mode, with what the file says about it."""
+
+    net: AZNet
+    lineage: dict[str, Any] = field(default_factory=dict)
+    metrics: dict[str, Any] = field(default_factory=dict)
+    path: Path | None = None
+
+
+def save_net(
+    net: AZNet,
+    directory: str | Path,
+    lineage: dict[str, Any] | None = None,
+    metrics: dict[str, Any] | None = None,
+) -> Path:
+    """Write ``az-<hash>.pt`` into ``directory`` atomically; returns its path."""
+    payload = {
+        "format": MODEL_FORMAT,
+        "format_version": MODEL_FORMAT_VERSION,
+        "config": asdict(net.config),
+        "lineage": dict(lineage or {}),
+        "metrics": dict(metrics or {}),
+        "state_dict": {k: v.detach().cpu() for k, v in net.state_dict().items()},
+    }
+    buf = io.BytesIO()
+    torch.save(payload, buf)
+    data = buf.getvalue()
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"az-{hashlib.sha256(data).hexdigest()[:12]}.pt"
+    tmp = directory / (path.name + ".tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+    return path
+
+
+def load_net(path: str | Path, device: str | torch.device = "cpu") -> LoadedNet:
+    """Read a file written by :func:`save_net`; checks the hash in its name and its format."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no network file {path}") from None
+    m = _HASHED.match(path.name)
+    if m and hashlib.sha256(data).hexdigest()[:12] != m.group(1):
+        raise CheckpointError(f"{path}: contents do not match the hash in its name (corrupt)")
+    try:
+        obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
+    except Exception as exc:  # a damaged zip or pickle raises many types
+        raise CheckpointError(f"{path}: not a readable network file ({exc})") from None
+    if not isinstance(obj, dict) or obj.get("format") != MODEL_FORMAT:
+        raise CheckpointError(f"{path}: not a bitflip AlphaZero network file")
+    if obj.get("format_version") != MODEL_FORMAT_VERSION:
+        raise CheckpointError(
+            f"{path}: format version {obj.get('format_version')}, "
+            f"this bitflip reads {MODEL_FORMAT_VERSION}"
+        )
+    try:
+        net = AZNet(AZNetConfig(**obj["config"]))
+        net.load_state_dict(obj["state_dict"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as exc:
+        raise CheckpointError(f"{path}: config and weights do not fit ({exc})") from None
+    net.to(device).eval()
+    return LoadedNet(net, obj.get("lineage", {}), obj.get("metrics", {}), path)

@@ -1,0 +1,1 @@
+"""Text protocols: the NBoard engine side (:mod:`.nboard`) and a client for external engines."""

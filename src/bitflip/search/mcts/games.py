@@ -1,0 +1,260 @@
+"""Many games at once, every move chosen by batched MCTS: self-play records and matches.
+
+All games advance in lockstep; at each step every player searches all the games where it is to
+move in one batched search. Trees are fresh for every move, so no game shares a tree with
+another (alpha-zero-general's arena played 40 copies of 2 games that way).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.board import Board, Color
+from bitflip.core.geometry import PASS, board_mask, geometry
+from bitflip.search.mcts.search import BatchedMCTS, choose_moves
+
+if TYPE_CHECKING:
+    from bitflip.agents import Agent
+
+
+@njit(cache=True)
+def _legal_all(p: np.ndarray, o: np.ndarray, mask: np.uint64) -> tuple[np.ndarray, np.ndarray]:
+    mine = np.empty(p.shape[0], np.uint64)
+    theirs = np.empty(p.shape[0], np.uint64)
+    for i in range(p.shape[0]):
+        mine[i] = legal_moves(p[i], o[i], mask)
+        theirs[i] = legal_moves(o[i], p[i], mask)
+    return mine, theirs
+
+
+@njit(cache=True)
+def _play_all(p: np.ndarray, o: np.ndarray, moves: np.ndarray, which: np.ndarray) -> None:
+    # Plays moves[g] (a square or PASS) in place and swaps sides, for the games in ``which``.
+    for g in range(p.shape[0]):
+        if not which[g]:
+            continue
+        m = moves[g]
+        if m == PASS:
+            p[g], o[g] = o[g], p[g]
+        else:
+            f = flips(p[g], o[g], m)
+            p[g], o[g] = o[g] ^ f, p[g] | f | (U1 << np.uint64(m))
+
+
+@njit(cache=True)
+def _random_moves(legal: np.ndarray, seed: int) -> np.ndarray:
+    np.random.seed(seed)
+    out = np.empty(legal.shape[0], np.int64)
+    for g in range(legal.shape[0]):
+        x = legal[g]
+        if x == 0:
+            out[g] = PASS
+            continue
+        for _ in range(np.random.randint(popcount(x))):
+            x &= x - U1
+        out[g] = lowest_square(x)
+    return out
+
+
+@dataclass
+class GameBatch:
+    """Finished games and, for self-play, their searched positions with MCTS targets."""
+
+    black_margin: np.ndarray
+    """(games,) black discs minus white discs at the end, empties to the winner."""
+    moves: list[list[int]]
+    """Each game's moves, passes included, from the position after the random opening."""
+    player: np.ndarray
+    opponent: np.ndarray
+    side: np.ndarray
+    """0 black, 1 white: the colour to move at each recorded position."""
+    legal: np.ndarray
+    policy: np.ndarray
+    """(N, 65) visit distribution of the search (the training target)."""
+    move: np.ndarray
+    game: np.ndarray
+    ply: np.ndarray
+
+    def mover_margin(self) -> np.ndarray:
+        """Final disc difference from each recorded position's mover's view."""
+        m = self.black_margin[self.game]
+        return np.where(self.side == 0, m, -m)
+
+
+def final_margin(black: int, white: int, size: int) -> int:
+    """Black minus white with the empty squares given to the winner."""
+    empties = size * size - black - white
+    diff = black - white
+    if diff > 0:
+        return diff + empties
+    if diff < 0:
+        return diff - empties
+    return 0
+
+
+def _board(p: int, o: int, side: int, size: int) -> Board:
+    b = Board(size=size)
+    b.black, b.white = (p, o) if side == 0 else (o, p)
+    b.turn = Color(side)
+    return b
+
+
+def play_games(
+    players: Sequence[BatchedMCTS | Agent],
+    seats: np.ndarray,
+    *,
+    record: bool = False,
+    temp_moves: int = 0,
+    noise: bool = False,
+    opening_plies: int = 0,
+    openings: np.ndarray | None = None,
+    seed: int = 0,
+    on_move: Callable[[int, int], None] | None = None,
+) -> GameBatch:
+    """Play ``len(seats)`` games; ``seats[g] = (i, j)``: players[i] is black, players[j] white.
+
+    A player is a :class:`BatchedMCTS` (all its games searched in one batch) or any registry
+    :class:`~bitflip.agents.Agent` (asked game by game).
+
+    Args:
+        record: keep every searched position with its visit distribution (self-play).
+        temp_moves: moves (per game, counted from the first searched one) chosen in proportion
+            to visits; after them, the most visited move.
+        noise: Dirichlet noise at the roots.
+        opening_plies: random moves played first (not recorded), for varied starts.
+        openings: (games, opening_plies) random seeds per game so that paired games share one
+            opening; default: each game its own.
+        on_move: called with (games still running, step) after every step.
+    """
+    size = next(pl.size for pl in players if isinstance(pl, BatchedMCTS))
+    mask = board_mask(size)
+    n = len(seats)
+    rng = np.random.default_rng(seed)
+    black, white = geometry(size).start_position()
+    p = np.full(n, black, np.uint64)
+    o = np.full(n, white, np.uint64)
+    side = np.zeros(n, np.int64)
+    done = np.zeros(n, np.bool_)
+    searched = np.zeros(n, np.int64)
+    move_lists: list[list[int]] = [[] for _ in range(n)]
+    rec: dict[str, list[np.ndarray]] = {k: [] for k in ("p", "o", "s", "l", "pi", "m", "g", "y")}
+    step = 0
+    while not done.all():
+        mine, theirs = _legal_all(p, o, mask)
+        done |= (mine == 0) & (theirs == 0)
+        live = ~done
+        if not live.any():
+            break
+        moves = np.full(n, PASS, np.int64)
+        if step < opening_plies:
+            if openings is not None:
+                for g in np.flatnonzero(live & (mine != 0)):
+                    moves[g] = _random_moves(mine[g : g + 1], int(openings[g, step]))[0]
+            else:
+                moves = _random_moves(mine, int(rng.integers(2**31)))
+        else:
+            counts = np.array([int(x).bit_count() for x in mine])
+            single = live & (counts == 1)
+            moves[single] = [int(x).bit_length() - 1 for x in mine[single]]
+            policy = np.zeros((n, 65), np.float32)
+            policy[single, moves[single]] = 1.0
+            multi = live & (counts > 1)
+            for i, mcts in enumerate(players):
+                mover = seats[np.arange(n), side]
+                todo = multi & (mover == i)
+                if not todo.any():
+                    continue
+                if not isinstance(mcts, BatchedMCTS):
+                    for g in np.flatnonzero(todo):
+                        moves[g] = mcts.select_move(_board(int(p[g]), int(o[g]), side[g], size))
+                        policy[g, moves[g]] = 1.0
+                    continue
+                out = mcts.search(p, o, todo, noise=noise)
+                temp = np.where(searched < temp_moves, 1.0, 0.0)
+                chosen = choose_moves(out.visits, temp, rng)
+                moves[todo] = chosen[todo]
+                visits = out.visits[todo]
+                policy[todo] = visits / visits.sum(axis=1, keepdims=True)
+            if record:
+                keep = np.flatnonzero(single | multi)
+                rec["p"].append(p[keep].copy())
+                rec["o"].append(o[keep].copy())
+                rec["s"].append(side[keep].copy())
+                rec["l"].append(mine[keep].copy())
+                rec["pi"].append(policy[keep])
+                rec["m"].append(moves[keep].copy())
+                rec["g"].append(keep)
+                rec["y"].append(np.array([len(move_lists[g]) for g in keep], np.int64))
+            searched += single | multi
+        for g in np.flatnonzero(live):
+            move_lists[g].append(int(moves[g]))
+        _play_all(p, o, moves, live)
+        side = np.where(live, 1 - side, side)
+        step += 1
+        if on_move is not None:
+            on_move(int(live.sum()), step)
+    pb = np.array([int(x).bit_count() for x in p])
+    ob = np.array([int(x).bit_count() for x in o])
+    b_discs = np.where(side == 0, pb, ob)
+    w_discs = np.where(side == 0, ob, pb)
+    margin = np.array([final_margin(b, w, size) for b, w in zip(b_discs, w_discs, strict=True)])
+
+    def cat(key: str, dtype: type, shape: tuple[int, ...] = (0,)) -> np.ndarray:
+        return np.concatenate(rec[key]).astype(dtype) if rec[key] else np.zeros(shape, dtype)
+
+    return GameBatch(
+        margin,
+        move_lists,
+        cat("p", np.uint64),
+        cat("o", np.uint64),
+        cat("s", np.int8),
+        cat("l", np.uint64),
+        cat("pi", np.float32, (0, 65)),
+        cat("m", np.int64),
+        cat("g", np.int64),
+        cat("y", np.int64),
+    )
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """Games of player A against player B, from A's side."""
+
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def score(self) -> float:
+        """A's points per game (draws count half)."""
+        return (self.wins + 0.5 * self.draws) / max(self.games, 1)
+
+
+def play_match(
+    a: BatchedMCTS | Agent,
+    b: BatchedMCTS | Agent,
+    pairs: int,
+    *,
+    opening_plies: int = 4,
+    seed: int = 0,
+) -> MatchResult:
+    """``pairs`` pairs of games, each pair from one random opening with colours swapped."""
+    rng = np.random.default_rng(seed)
+    seats = np.array([(0, 1), (1, 0)] * pairs, np.int64)
+    op = rng.integers(0, 2**31, (pairs, max(opening_plies, 1)))
+    openings = np.repeat(op, 2, axis=0)
+    games = play_games([a, b], seats, opening_plies=opening_plies, openings=openings, seed=seed + 1)
+    a_margin = np.where(seats[:, 0] == 0, games.black_margin, -games.black_margin)
+    return MatchResult(
+        int((a_margin > 0).sum()), int((a_margin == 0).sum()), int((a_margin < 0).sum())
+    )

@@ -1,0 +1,194 @@
+"""Batched PUCT search over many games: the Python driver of :mod:`.tree`.
+
+Each round collects the pending leaves of every tree into one batch, calls the
+:class:`Evaluator` once, and backs the results up. No torch here: an evaluator is anything with
+an ``evaluate`` method (a network in :mod:`bitflip.nn.evaluator`, random rollouts in
+:mod:`.rollout`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+
+from bitflip.core.geometry import board_mask
+from bitflip.search.mcts import tree as t
+
+NUM_MOVES = 65
+"""Policy columns: squares 0-63 in 8x8 numbering (a1 = 0), then PASS = 64."""
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """Evaluates a batch of positions for the search (lc0's AddInput + ComputeBlocking).
+
+    ``evaluate(p, o)`` takes two uint64 arrays of shape (B,), the side to move's discs and the
+    opponent's, and returns ``(policy, value)``: float32 arrays of shape (B, 65) and (B,).
+    ``policy`` holds non-negative prior weights per move (squares in 8x8 numbering, PASS = 64);
+    the search masks illegal moves and renormalises, so they need not sum to 1. ``value`` is the
+    expected result in [-1, 1] for the side to move.
+    """
+
+    size: int
+
+    def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]: ...
+
+
+@dataclass(frozen=True)
+class MCTSConfig:
+    """Search parameters (AlphaZero defaults where the paper gives them)."""
+
+    sims: int = 100
+    """Completed simulations per move (leaf evaluations and terminal visits)."""
+    cpuct: float = 1.5
+    """Exploration constant of PUCT."""
+    leaves_per_game: int = 1
+    """Descents per tree per round, spread by virtual loss (more: bigger batches per game)."""
+    virtual_loss: float = 1.0
+    """Visits counted as losses on a path while its leaf waits for evaluation."""
+    fpu: float = 0.0
+    """Value assumed for unvisited moves."""
+    dirichlet_alpha: float = 0.5
+    """Root noise concentration (AlphaZero: 0.3 chess, 0.03 Go; ~10 / typical move count)."""
+    dirichlet_eps: float = 0.25
+    """Weight of the root noise when noise is on (self-play); 0 turns it off."""
+
+    def __post_init__(self) -> None:
+        if self.sims < 1:
+            raise ValueError(f"sims must be >= 1, not {self.sims}")
+        if self.leaves_per_game < 1:
+            raise ValueError(f"leaves_per_game must be >= 1, not {self.leaves_per_game}")
+        if self.cpuct <= 0:
+            raise ValueError(f"cpuct must be > 0, not {self.cpuct}")
+
+
+@dataclass
+class SearchOutput:
+    """Root statistics of one batched search: visits per move and the root value per game."""
+
+    visits: np.ndarray
+    """(G, 65) float32 visit counts."""
+    value: np.ndarray
+    """(G,) mean backed-up value at the root, for its side to move."""
+    evaluations: int
+    """Positions sent to the evaluator."""
+    batches: int
+    """Evaluator calls."""
+
+
+class BatchedMCTS:
+    """PUCT search run in lockstep for up to ``num_games`` positions, one evaluator batch a round.
+
+    >>> from bitflip.search.mcts.rollout import RolloutEvaluator
+    >>> from bitflip.core.board import Board
+    >>> b = Board(size=6)
+    >>> mcts = BatchedMCTS(RolloutEvaluator(6, seed=1), 1, MCTSConfig(sims=50))
+    >>> out = mcts.search(np.array([b.black], np.uint64), np.array([b.white], np.uint64))
+    >>> int(out.visits.sum()) >= 49 and bool(out.visits[0, 64] == 0)
+    True
+    """
+
+    def __init__(
+        self, evaluator: Evaluator, num_games: int, config: MCTSConfig, *, seed: int = 0
+    ) -> None:
+        self.evaluator = evaluator
+        self.config = config
+        self.size = evaluator.size
+        self.mask = board_mask(self.size)
+        nodes = config.sims + config.leaves_per_game + 8
+        self.pool = t.TreePool(num_games, nodes, nodes * 16 + 64, config.leaves_per_game)
+        self.rng = np.random.default_rng(seed)
+
+    def search(
+        self,
+        p: np.ndarray,
+        o: np.ndarray,
+        active: np.ndarray | None = None,
+        *,
+        noise: bool = False,
+    ) -> SearchOutput:
+        """Search every active position ``(p[g], o[g])`` from a fresh tree.
+
+        Args:
+            p: uint64 (G,) discs of the side to move; G <= num_games.
+            o: uint64 (G,) discs of the opponent.
+            active: bool (G,) which games to search (default all); finished games must be off.
+            noise: mix Dirichlet noise into the root priors (self-play exploration).
+        """
+        pool, cfg = self.pool, self.config
+        g_count = p.shape[0]
+        if g_count > pool.games:
+            raise ValueError(f"{g_count} positions but the pool holds {pool.games} games")
+        act = np.zeros(pool.games, np.bool_)
+        act[:g_count] = True if active is None else active
+        pp = np.zeros(pool.games, np.uint64)
+        oo = np.zeros(pool.games, np.uint64)
+        pp[:g_count] = p
+        oo[:g_count] = o
+        pool.reset(pp, oo, act)
+        evaluations = batches = 0
+        noised = not (noise and cfg.dirichlet_eps > 0)
+        k_leaves = 1  # the first round only evaluates the roots
+        while True:
+            todo = act & (pool.sims < cfg.sims)
+            if not todo.any():
+                break
+            self._select(todo, k_leaves)
+            gk = np.nonzero(pool.leaf_node >= 0)
+            n = len(gk[0])
+            if n:
+                pol, val = self.evaluator.evaluate(pool.leaf_p[gk], pool.leaf_o[gk])
+                slot = np.zeros(pool.leaf_node.shape, np.int64)
+                slot[gk] = np.arange(n)
+                self._expand(slot, np.asarray(pol, np.float32), np.asarray(val, np.float32))
+                evaluations += n
+                batches += 1
+            if not noised:
+                t.add_root_noise(pool.nfirst, pool.nnum, pool.nstate, pool.eprior, act,
+                                 cfg.dirichlet_alpha, cfg.dirichlet_eps,
+                                 int(self.rng.integers(2**31)))  # fmt: skip
+                noised = True
+            k_leaves = cfg.leaves_per_game
+        visits = np.zeros((pool.games, 65), np.float32)
+        q = np.zeros(pool.games, np.float32)
+        t.root_stats(pool.nfirst, pool.nnum, pool.nstate, pool.emove, pool.en, pool.ew, visits, q)
+        return SearchOutput(visits[:g_count], q[:g_count], evaluations, batches)
+
+    def _select(self, todo: np.ndarray, k_leaves: int) -> None:
+        pool, cfg = self.pool, self.config
+        t.select_leaves(
+            pool.np_, pool.no_, pool.nfirst, pool.nnum, pool.nstate, pool.nvalue, pool.nvisit,
+            pool.emove, pool.eprior, pool.en, pool.ew, pool.echild, pool.ncount, pool.sims,
+            todo, cfg.sims, k_leaves, cfg.cpuct, cfg.fpu, cfg.virtual_loss, self.mask,
+            pool.leaf_node, pool.leaf_p, pool.leaf_o, pool.path_e, pool.path_n, pool.path_len,
+        )  # fmt: skip
+
+    def _expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:
+        pool, cfg = self.pool, self.config
+        t.expand_backup(
+            pool.np_, pool.no_, pool.nfirst, pool.nnum, pool.nstate, pool.nvalue, pool.nvisit,
+            pool.emove, pool.eprior, pool.en, pool.ew, pool.echild, pool.ecount, pool.sims,
+            cfg.virtual_loss, self.mask, pool.leaf_node, pool.path_e, pool.path_n,
+            pool.path_len, slot, pol, val,
+        )  # fmt: skip
+
+
+def choose_moves(
+    visits: np.ndarray, temperature: np.ndarray, rng: np.random.Generator
+) -> np.ndarray:
+    """A move per row: sampled in proportion to visits where temperature > 0, else most visited.
+
+    Ties among the most visited moves are broken at random.
+    """
+    moves = np.empty(visits.shape[0], np.int64)
+    for g in range(visits.shape[0]):
+        v = visits[g].astype(np.float64)
+        if temperature[g] > 0:
+            w = v ** (1.0 / temperature[g])
+            moves[g] = rng.choice(len(v), p=w / w.sum())
+        else:
+            best = np.flatnonzero(v == v.max())
+            moves[g] = best[rng.integers(len(best))]
+    return moves

@@ -1,0 +1,306 @@
+"""Array-based PUCT trees for many games at once, in numba.
+
+One :class:`TreePool` holds ``G`` independent trees (one per concurrent game) as 2-D arrays
+indexed ``[game, node]`` and ``[game, edge]``. A search round descends up to ``K`` times in each
+tree with virtual loss, collects the unexpanded leaves of all trees into one batch, and after
+the caller has evaluated that batch, expands the leaves and backs their values up. This is
+lc0's AddInput / ComputeBlocking shape: the network sees one big batch per round, not one leaf.
+
+Values are from the view of the side to move at a node; an edge's ``W`` is from the view of the
+side that plays it. Terminal positions are scored +1 / -1 / 0 (draws are 0, not losses).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit, prange
+
+from bitflip.core.bitboard import flips, legal_moves, lowest_square, popcount
+from bitflip.core.geometry import PASS
+
+UNEXPANDED = 0
+PENDING = 1
+EXPANDED = 2
+TERMINAL = 3
+LEAF_ONLY = 4
+"""Evaluated but not expanded because the edge pool was full: its value is reused."""
+
+MAX_DEPTH = 160
+"""Longest path a descent can take (60 moves plus passes fit easily)."""
+
+_U1 = np.uint64(1)
+
+
+@dataclass
+class TreePool:
+    """The arrays of ``games`` trees with room for ``nodes`` nodes and ``edges`` edges each."""
+
+    games: int
+    nodes: int
+    edges: int
+    leaves_per_game: int
+
+    def __post_init__(self) -> None:
+        g, n, e, k = self.games, self.nodes, self.edges, self.leaves_per_game
+        self.np_ = np.zeros((g, n), np.uint64)
+        self.no_ = np.zeros((g, n), np.uint64)
+        self.nfirst = np.zeros((g, n), np.int32)
+        self.nnum = np.zeros((g, n), np.int32)
+        self.nstate = np.zeros((g, n), np.int8)
+        self.nvalue = np.zeros((g, n), np.float32)
+        self.nvisit = np.zeros((g, n), np.float32)
+        self.emove = np.zeros((g, e), np.int16)
+        self.eprior = np.zeros((g, e), np.float32)
+        self.en = np.zeros((g, e), np.float32)
+        self.ew = np.zeros((g, e), np.float32)
+        self.echild = np.zeros((g, e), np.int32)
+        self.ncount = np.zeros(g, np.int64)
+        self.ecount = np.zeros(g, np.int64)
+        self.sims = np.zeros(g, np.int64)
+        self.leaf_node = np.full((g, k), -1, np.int32)
+        self.leaf_p = np.zeros((g, k), np.uint64)
+        self.leaf_o = np.zeros((g, k), np.uint64)
+        self.path_e = np.zeros((g, k, MAX_DEPTH), np.int32)
+        self.path_n = np.zeros((g, k, MAX_DEPTH), np.int32)
+        self.path_len = np.zeros((g, k), np.int32)
+
+    def reset(self, p: np.ndarray, o: np.ndarray, which: np.ndarray) -> None:
+        """Start fresh trees rooted at ``(p[g], o[g])`` for the games where ``which`` is true."""
+        reset_trees(self.np_, self.no_, self.nstate, self.nvisit, self.ncount, self.ecount,
+                    self.sims, p, o, which)  # fmt: skip
+
+
+@njit(cache=True)
+def reset_trees(np_, no_, nstate, nvisit, ncount, ecount, sims, p, o, which):  # type: ignore[no-untyped-def]
+    for g in range(which.shape[0]):
+        if which[g]:
+            np_[g, 0] = p[g]
+            no_[g, 0] = o[g]
+            nstate[g, 0] = UNEXPANDED
+            nvisit[g, 0] = 0.0
+            ncount[g] = 1
+            ecount[g] = 0
+            sims[g] = 0
+
+
+@njit(cache=True)
+def _backup(g, k, d, v, vloss, path_e, path_n, en, ew, nvisit):  # type: ignore[no-untyped-def]
+    # v is the leaf's value for its side to move; each edge above flips the view.
+    cur = v
+    for j in range(d - 1, -1, -1):
+        e = path_e[g, k, j]
+        ew[g, e] += vloss - cur
+        en[g, e] += 1.0 - vloss
+        nvisit[g, path_n[g, k, j]] += 1.0 - vloss
+        cur = -cur
+
+
+@njit(cache=True)
+def _revert(g, k, d, vloss, path_e, path_n, en, ew, nvisit):  # type: ignore[no-untyped-def]
+    for j in range(d):
+        e = path_e[g, k, j]
+        ew[g, e] += vloss
+        en[g, e] -= vloss
+        nvisit[g, path_n[g, k, j]] -= vloss
+
+
+@njit(cache=True)
+def _terminal_value(p: np.uint64, o: np.uint64) -> float:
+    diff = popcount(p) - popcount(o)
+    if diff > 0:
+        return 1.0
+    if diff < 0:
+        return -1.0
+    return 0.0
+
+
+@njit(cache=True, parallel=True)
+def select_leaves(  # type: ignore[no-untyped-def]
+    np_, no_, nfirst, nnum, nstate, nvalue, nvisit, emove, eprior, en, ew, echild,
+    ncount, sims, active, target, k_leaves, cpuct, fpu, vloss, mask,
+    leaf_node, leaf_p, leaf_o, path_e, path_n, path_len,
+):  # fmt: skip
+    """Descend up to ``k_leaves`` times in each active tree; fill the leaf slots.
+
+    Terminal nodes are backed up at once. A descent that meets a leaf already pending in this
+    round (a collision) undoes its virtual loss and ends that tree's round.
+    """
+    n_games = active.shape[0]
+    max_nodes = np_.shape[1]
+    for g in prange(n_games):
+        for k in range(leaf_node.shape[1]):
+            leaf_node[g, k] = -1
+            path_len[g, k] = 0
+        if not active[g]:
+            continue
+        for k in range(k_leaves):
+            if sims[g] >= target:
+                break
+            node = 0
+            d = 0
+            stuck = False
+            while nstate[g, node] == EXPANDED:
+                first = nfirst[g, node]
+                sq = np.sqrt(max(nvisit[g, node], 1.0))
+                best = -1e30
+                be = first
+                for e in range(first, first + nnum[g, node]):
+                    n = en[g, e]
+                    q = ew[g, e] / n if n > 0.0 else fpu
+                    u = q + cpuct * eprior[g, e] * sq / (1.0 + n)
+                    if u > best:
+                        best = u
+                        be = e
+                child = echild[g, be]
+                if child < 0:
+                    if ncount[g] >= max_nodes or d >= MAX_DEPTH:
+                        stuck = True
+                        break
+                    child = ncount[g]
+                    ncount[g] += 1
+                    m = emove[g, be]
+                    p = np_[g, node]
+                    o = no_[g, node]
+                    if m == PASS:
+                        np_[g, child] = o
+                        no_[g, child] = p
+                    else:
+                        f = flips(p, o, m)
+                        np_[g, child] = o ^ f
+                        no_[g, child] = p | f | (_U1 << np.uint64(m))
+                    nstate[g, child] = UNEXPANDED
+                    nvisit[g, child] = 0.0
+                    echild[g, be] = child
+                en[g, be] += vloss
+                ew[g, be] -= vloss
+                nvisit[g, node] += vloss
+                path_e[g, k, d] = be
+                path_n[g, k, d] = node
+                d += 1
+                node = child
+            if stuck:
+                _revert(g, k, d, vloss, path_e, path_n, en, ew, nvisit)
+                break
+            st = nstate[g, node]
+            if st == UNEXPANDED:
+                p = np_[g, node]
+                o = no_[g, node]
+                if legal_moves(p, o, mask) == 0 and legal_moves(o, p, mask) == 0:
+                    nstate[g, node] = TERMINAL
+                    nvalue[g, node] = _terminal_value(p, o)
+                    st = TERMINAL
+                else:
+                    nstate[g, node] = PENDING
+                    leaf_node[g, k] = node
+                    leaf_p[g, k] = p
+                    leaf_o[g, k] = o
+                    path_len[g, k] = d
+                    continue
+            if st in (TERMINAL, LEAF_ONLY):
+                _backup(g, k, d, nvalue[g, node], vloss, path_e, path_n, en, ew, nvisit)
+                nvisit[g, node] += 1.0
+                sims[g] += 1
+            else:  # PENDING: another descent of this round already waits on this leaf
+                _revert(g, k, d, vloss, path_e, path_n, en, ew, nvisit)
+                break
+
+
+@njit(cache=True, parallel=True)
+def expand_backup(  # type: ignore[no-untyped-def]
+    np_, no_, nfirst, nnum, nstate, nvalue, nvisit, emove, eprior, en, ew, echild,
+    ecount, sims, vloss, mask, leaf_node, path_e, path_n, path_len, slot, probs, values,
+):  # fmt: skip
+    """Expand every pending leaf with its evaluated priors and back its value up.
+
+    ``slot[g, k]`` is the row of ``probs`` / ``values`` that holds leaf ``(g, k)``.
+    """
+    max_edges = emove.shape[1]
+    for g in prange(leaf_node.shape[0]):
+        for k in range(leaf_node.shape[1]):
+            node = leaf_node[g, k]
+            if node < 0:
+                continue
+            row = slot[g, k]
+            v = values[row]
+            p = np_[g, node]
+            o = no_[g, node]
+            moves = legal_moves(p, o, mask)
+            count = popcount(moves) if moves else 1
+            if ecount[g] + count > max_edges:
+                nstate[g, node] = LEAF_ONLY
+                nvalue[g, node] = v
+            else:
+                first = ecount[g]
+                ecount[g] += count
+                nfirst[g, node] = first
+                nnum[g, node] = count
+                if moves == 0:
+                    emove[g, first] = PASS
+                    eprior[g, first] = 1.0
+                    en[g, first] = 0.0
+                    ew[g, first] = 0.0
+                    echild[g, first] = -1
+                else:
+                    total = 0.0
+                    e = first
+                    while moves:
+                        sq = lowest_square(moves)
+                        moves &= moves - _U1
+                        pr = max(float(probs[row, sq]), 0.0)
+                        emove[g, e] = sq
+                        eprior[g, e] = pr
+                        en[g, e] = 0.0
+                        ew[g, e] = 0.0
+                        echild[g, e] = -1
+                        total += pr
+                        e += 1
+                    for e in range(first, first + count):
+                        if total > 1e-12:
+                            eprior[g, e] /= total
+                        else:
+                            eprior[g, e] = 1.0 / count
+                nstate[g, node] = EXPANDED
+            _backup(g, k, path_len[g, k], v, vloss, path_e, path_n, en, ew, nvisit)
+            nvisit[g, node] += 1.0
+            sims[g] += 1
+
+
+@njit(cache=True)
+def add_root_noise(nfirst, nnum, nstate, eprior, which, alpha, eps, seed):  # type: ignore[no-untyped-def]
+    """Mix Dirichlet(alpha) noise into the root priors of the chosen trees (AlphaZero)."""
+    np.random.seed(seed)
+    for g in range(which.shape[0]):
+        if not which[g] or nstate[g, 0] != EXPANDED:
+            continue
+        first = nfirst[g, 0]
+        n = nnum[g, 0]
+        if n < 2:
+            continue
+        noise = np.empty(n)
+        total = 0.0
+        for i in range(n):
+            noise[i] = np.random.gamma(alpha, 1.0)
+            total += noise[i]
+        for i in range(n):
+            eprior[g, first + i] = (1.0 - eps) * eprior[g, first + i] + eps * noise[i] / total
+
+
+@njit(cache=True)
+def root_stats(nfirst, nnum, nstate, emove, en, ew, out_visits, out_q):  # type: ignore[no-untyped-def]
+    """Root visit counts per move (65 columns, PASS = 64) and the root value for its mover."""
+    out_visits[:] = 0.0
+    for g in range(out_visits.shape[0]):
+        out_q[g] = 0.0
+        if nstate[g, 0] != EXPANDED:
+            continue
+        tn = 0.0
+        tw = 0.0
+        first = nfirst[g, 0]
+        for e in range(first, first + nnum[g, 0]):
+            out_visits[g, emove[g, e]] = en[g, e]
+            tn += en[g, e]
+            tw += ew[g, e]
+        if tn > 0.0:
+            out_q[g] = tw / tn

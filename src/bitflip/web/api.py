@@ -1,0 +1,172 @@
+"""The JSON shapes of the web API (pydantic models; FastAPI documents them on /docs)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Side = Literal["black", "white", "both", "none"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class NewGame(Strict):
+    """A new game: from the start of a ``size`` board, or from ``start`` with ``moves`` played."""
+
+    size: Literal[4, 6, 8] = 8
+    human: Side = Field("black", description="who the person plays; 'both': no opponent moves")
+    opponent: str | None = Field(
+        None, description="agent spec such as 'engine:level=8', 'minimax:depth=4', 'random'"
+    )
+    start: str | None = Field(None, description="OBF of a set-up start position")
+    moves: str | None = Field(None, description="a transcript to play from the start")
+    seed: int | None = None
+    title: str = ""
+
+
+class MoveRequest(Strict):
+    move: str = Field(..., description="a square such as 'f5', or 'pa' to pass")
+    ply: int | None = Field(
+        None, description="the ply the move is meant for; a stale one is refused (409)"
+    )
+
+
+class JumpRequest(Strict):
+    ply: int = Field(..., ge=0, description="number of moves from the start of the line")
+
+
+class HintRequest(Strict):
+    seconds: float = Field(1.0, gt=0, le=60, description="thinking time for all moves together")
+
+
+class AnalyseRequest(Strict):
+    seconds_per_move: float = Field(0.3, gt=0, le=30)
+
+
+class LoadRequest(Strict):
+    text: str = Field(..., description="a transcript ('f5d6c3...') or a GGF game '(;GM[...];)'")
+    format: Literal["auto", "transcript", "ggf"] = "auto"
+    size: Literal[4, 6, 8] = Field(8, description="board size of a transcript")
+    human: Side = "both"
+    opponent: str | None = None
+
+
+class GameSettings(Strict):
+    human: Side | None = None
+    opponent: str | None = None
+
+
+class Result(BaseModel):
+    winner: Literal["black", "white"] | None
+    black: int
+    white: int
+    text: str
+
+
+class EvalPoint(BaseModel):
+    ply: int
+    score: float = Field(..., description="discs, from black's view")
+    exact: bool
+    source: str
+
+
+class MoveAnalysisOut(BaseModel):
+    ply: int
+    move: str
+    score: float = Field(..., description="the played move's score, mover's view")
+    best_move: str
+    best_score: float
+    loss: float
+    exact: bool
+    mistake: Literal["", "inaccuracy", "mistake", "blunder"]
+
+
+class Progress(BaseModel):
+    done: int
+    total: int
+
+
+class SearchProgress(BaseModel):
+    """What the engine has found so far while it thinks about its move."""
+
+    depth: int
+    score: float = Field(..., description="discs, the engine's view")
+    pv: list[str]
+    nodes: int
+    time: float
+    exact: bool
+
+
+class GameView(BaseModel):
+    """A game as the page shows it: the position at the cursor and everything around it."""
+
+    id: str
+    version: int = Field(..., description="grows with every change; poll with ?after=version")
+    size: int
+    start: str
+    human: str
+    opponent: str
+    title: str
+    moves: list[str] = Field(..., description="the whole line, 'pa' for passes")
+    cursor: int = Field(..., description="moves of the line played on the board shown")
+    cells: str = Field(..., description="the board row by row, X black, O white, - empty")
+    turn: Literal["black", "white"] | None
+    legal: list[str]
+    last_move: str | None
+    flipped: list[str]
+    black: int
+    white: int
+    over: bool
+    result: Result | None
+    human_to_move: bool
+    thinking: bool
+    search: SearchProgress | None = Field(None, description="the thinking engine's progress")
+    pondering: bool
+    can_undo: bool
+    can_redo: bool
+    notice: str
+    error: str
+    transcript: str
+    evals: list[EvalPoint]
+    analysis: list[MoveAnalysisOut]
+    analysing: Progress | None
+
+
+class HintOut(BaseModel):
+    move: str
+    score: float = Field(..., description="discs, side to move's view")
+    depth: int
+    exact: bool
+
+
+class Hints(BaseModel):
+    ply: int
+    hints: list[HintOut]
+
+
+class GameListItem(BaseModel):
+    id: str
+    title: str
+    opponent: str
+    human: str
+    size: int
+    moves: int
+    updated: float
+
+
+class AgentsInfo(BaseModel):
+    default: str
+    engine: bool
+    levels: list[int]
+    default_level: int | None
+    agents: list[str]
+    examples: list[str]
+
+
+class Exported(BaseModel):
+    format: str
+    filename: str
+    text: str

@@ -1,0 +1,241 @@
+"""The FastAPI app: the JSON API under ``/api/`` and the page that uses it.
+
+``create_app(db_path)`` builds an app over one SQLite file; ``bitflip play`` serves it with
+uvicorn. Every error a client can cause is a 4xx with a one-line ``detail``: 400 for a bad
+move or request, 404 for an unknown game, 409 for a request that does not fit the game now
+(wrong turn, game over, stale ply), 422 for a body of the wrong shape, 503 when hints or
+analysis need an engine this build lacks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+
+from bitflip.agents import agent_names
+from bitflip.core.board import BLACK, WHITE
+from bitflip.web import api, engine_bridge, records
+from bitflip.web.engine_bridge import EngineUnavailable
+from bitflip.web.games import GameError
+from bitflip.web.sessions import Conflict, GameManager, UnknownGame
+from bitflip.web.store import GameStore
+
+STATIC = Path(__file__).parent / "static"
+MAX_WAIT = 25.0
+"""Longest a ``GET /api/games/{id}?after=...`` waits for a change, in seconds."""
+
+
+def create_app(
+    db_path: str | Path = ":memory:",
+    *,
+    opponent: str | None = None,
+    workers: int = 8,
+) -> FastAPI:
+    """The web app over the games in ``db_path``; ``opponent`` is a new game's default."""
+    manager = GameManager(
+        GameStore(db_path),
+        default_opponent=opponent or engine_bridge.default_opponent(),
+        workers=workers,
+    )
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        manager.close()
+        manager.store.close()
+
+    app = FastAPI(
+        title="bitflip",
+        summary="Play Othello against bitflip's agents, get hints and analyse games.",
+        lifespan=lifespan,
+    )
+    app.state.manager = manager
+    _add_error_handlers(app)
+
+    # --- page ----------------------------------------------------------------------------
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # --- API -------------------------------------------------------------------------------
+
+    @app.get("/api/agents", response_model=api.AgentsInfo, tags=["games"])
+    def agents() -> api.AgentsInfo:
+        """The opponents this server can build: registry names, engine levels, examples."""
+        examples = ["random", "greedy", "positional", "minimax:depth=2", "minimax:depth=4"]
+        if engine_bridge.engine_available():
+            examples = [f"engine:level={n}" for n in engine_bridge.levels()] + examples
+        # Every other registered agent (alphabeta, the learning agents...) by its bare name.
+        examples += [n for n in agent_names() if not any(e.split(":")[0] == n for e in examples)]
+        return api.AgentsInfo(
+            default=manager.default_opponent,
+            engine=engine_bridge.engine_available(),
+            levels=engine_bridge.levels(),
+            default_level=engine_bridge.default_level(),
+            agents=agent_names(),
+            examples=examples,
+        )
+
+    @app.get("/api/games", response_model=list[api.GameListItem], tags=["games"])
+    def list_games(limit: int = Query(50, ge=1, le=500)) -> list[api.GameListItem]:
+        """Stored games, the most recently changed first."""
+        return [
+            api.GameListItem(
+                id=g.id,
+                title=g.title,
+                opponent=g.opponent,
+                human=g.human,
+                size=g.size,
+                moves=g.moves,
+                updated=g.updated,
+            )
+            for g in manager.store.list(limit)
+        ]
+
+    @app.post("/api/games", response_model=api.GameView, status_code=201, tags=["games"])
+    def new_game(req: api.NewGame) -> api.GameView:
+        """Start a game; the opponent moves at once when it is its turn."""
+        return manager.view(manager.create(req))
+
+    @app.get("/api/games/{game_id}", response_model=api.GameView, tags=["games"])
+    async def get_game(
+        game_id: str,
+        after: int | None = Query(None, description="wait until the version is above this"),
+        wait: float = Query(10.0, ge=0, le=MAX_WAIT, description="longest wait, seconds"),
+    ) -> api.GameView:
+        """The game; with ``after``, waits (up to ``wait`` s) for a change past that version."""
+        s = manager.get(game_id)
+        if after is not None:
+            deadline = time.monotonic() + wait
+            while s.version <= after and time.monotonic() < deadline:
+                await asyncio.sleep(0.05)
+        return manager.view(s)
+
+    @app.delete("/api/games/{game_id}", status_code=204, tags=["games"])
+    def delete_game(game_id: str) -> None:
+        manager.delete(game_id)
+
+    @app.post("/api/games/{game_id}/moves", response_model=api.GameView, tags=["play"])
+    def play(game_id: str, req: api.MoveRequest) -> api.GameView:
+        """The person's move at the cursor (a new line when it leaves the old one)."""
+        return manager.view(manager.play(game_id, req.move, req.ply))
+
+    @app.post("/api/games/{game_id}/undo", response_model=api.GameView, tags=["play"])
+    def undo(game_id: str) -> api.GameView:
+        """Back to the person's previous turn; the moves stay in the line for redo."""
+        return manager.view(manager.undo(game_id))
+
+    @app.post("/api/games/{game_id}/redo", response_model=api.GameView, tags=["play"])
+    def redo(game_id: str) -> api.GameView:
+        return manager.view(manager.redo(game_id))
+
+    @app.post("/api/games/{game_id}/jump", response_model=api.GameView, tags=["play"])
+    def jump(game_id: str, req: api.JumpRequest) -> api.GameView:
+        """Show the position after ``ply`` moves of the line."""
+        return manager.view(manager.jump(game_id, req.ply))
+
+    @app.post("/api/games/{game_id}/move-now", response_model=api.GameView, tags=["play"])
+    def move_now(game_id: str) -> api.GameView:
+        """The opponent moves now: its search stops, or it starts to play where the line goes on."""
+        return manager.view(manager.move_now(game_id))
+
+    @app.patch("/api/games/{game_id}", response_model=api.GameView, tags=["play"])
+    def configure(game_id: str, req: api.GameSettings) -> api.GameView:
+        """Change the side the person plays or the opponent."""
+        return manager.view(manager.configure(game_id, req))
+
+    @app.post("/api/games/{game_id}/hint", response_model=api.Hints, tags=["analysis"])
+    def hint(game_id: str, req: api.HintRequest | None = None) -> api.Hints:
+        """Every legal move's score in discs (side to move's view); ``exact`` when solved."""
+        return manager.hints(game_id, (req or api.HintRequest.model_validate({})).seconds)
+
+    @app.post("/api/games/{game_id}/analyse", response_model=api.GameView, tags=["analysis"])
+    def analyse(game_id: str, req: api.AnalyseRequest | None = None) -> api.GameView:
+        """Score every move of the line in the background; poll the game for ``analysis``."""
+        return manager.view(
+            manager.analyse(
+                game_id, (req or api.AnalyseRequest.model_validate({})).seconds_per_move
+            )
+        )
+
+    @app.get("/api/games/{game_id}/export", tags=["save and load"])
+    def export(
+        game_id: str,
+        format: str = Query("ggf", pattern="^(ggf|transcript)$"),
+        download: bool = False,
+    ) -> PlainTextResponse:
+        """The game's line as GGF or a transcript (``download=true``: as a file)."""
+        s = manager.get(game_id)
+        with s.lock:
+            st = s.state
+            names = tuple(
+                ("" if st.human == "both" else "you") if st.is_human(c) else st.opponent
+                for c in (BLACK, WHITE)
+            )
+            text = records.write(records.record_of(st, (names[0], names[1])), format)
+        ext = "ggf" if format == "ggf" else "txt"
+        headers = {}
+        if download:
+            headers["Content-Disposition"] = f'attachment; filename="bitflip-{game_id}.{ext}"'
+        return PlainTextResponse(text + "\n", headers=headers)
+
+    @app.post(
+        "/api/games/load", response_model=api.GameView, status_code=201, tags=["save and load"]
+    )
+    def load(req: api.LoadRequest) -> api.GameView:
+        """A new game from a pasted transcript or GGF game, at its last position."""
+        record = records.read(req.text, req.format, req.size)
+        return manager.view(
+            manager.create_from_record(record, human=req.human, opponent=req.opponent)
+        )
+
+    return app
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    def detail(status: int, message: str) -> JSONResponse:
+        return JSONResponse({"detail": message}, status_code=status)
+
+    @app.exception_handler(UnknownGame)
+    async def unknown(_: Request, exc: UnknownGame) -> JSONResponse:
+        return detail(404, str(exc))
+
+    @app.exception_handler(Conflict)
+    async def conflict(_: Request, exc: Conflict) -> JSONResponse:
+        return detail(409, str(exc))
+
+    @app.exception_handler(GameError)
+    async def game_error(_: Request, exc: GameError) -> JSONResponse:
+        return detail(400, str(exc))
+
+    @app.exception_handler(ValueError)
+    async def value_error(_: Request, exc: ValueError) -> JSONResponse:
+        return detail(400, str(exc))
+
+    @app.exception_handler(EngineUnavailable)
+    async def no_engine(_: Request, exc: EngineUnavailable) -> JSONResponse:
+        return detail(503, str(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return detail(400, "the request body is not valid JSON")
+        if any(tuple(e.get("loc", ())) == ("body",) for e in errors):
+            return detail(400, "the request body must be a JSON object")
+        parts = []
+        for e in errors:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
+            parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg")))
+        return detail(422, "invalid request: " + "; ".join(parts))

@@ -1,0 +1,75 @@
+"""``bitflip play``: the server by default (on localhost), the terminal game with --terminal."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bitflip.cli.main import build_parser, main
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_defaults_bind_to_localhost() -> None:
+    args = build_parser().parse_args(["play"])
+    assert (args.host, args.terminal, args.no_browser, args.opponent) == (
+        "127.0.0.1",
+        False,
+        False,
+        None,
+    )
+
+
+def test_bad_opponent_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    pytest.importorskip("fastapi")
+    rc = main(["play", "--no-browser", "--db", str(tmp_path / "g.sqlite"), "--opponent", "zz"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "unknown agent 'zz'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_server_starts_answers_and_stops(tmp_path: Path) -> None:
+    pytest.importorskip("uvicorn")
+    env = dict(os.environ, PYTHONPATH=str(REPO / "src"))
+    cmd = [sys.executable, "-m", "bitflip.cli.main", "play", "--no-browser", "--port", "0"]
+    cmd += ["--db", str(tmp_path / "games.sqlite"), "--opponent", "greedy"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("bitflip is serving on http://localhost:"), line
+        url = line.split()[4]
+        with urllib.request.urlopen(url + "api/agents", timeout=20) as r:
+            assert json.loads(r.read())["default"] == "greedy"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+    assert (tmp_path / "games.sqlite").exists()
+
+
+def test_terminal_hint_scores_moves_or_says_why_not() -> None:
+    import io
+
+    from bitflip.cli.play import play_terminal
+    from bitflip.web.engine_bridge import engine_available
+
+    out = io.StringIO()
+    rc = play_terminal(
+        opponent="greedy",
+        color="black",
+        size=6,
+        seed=1,
+        stdin=io.StringIO("hint\nquit\n"),
+        stdout=out,
+    )
+    text = out.getvalue()
+    assert rc == 0
+    if engine_available():
+        assert "Hints (discs, = exact): " in text
+    else:
+        assert "hints and analysis need the engine" in text

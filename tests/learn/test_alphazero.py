@@ -1,0 +1,219 @@
+"""AlphaZero net, files, the directory-driven loop and its resume after a kill."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from bitflip.agents import make_agent  # noqa: E402
+from bitflip.core import bitboard as bb  # noqa: E402
+from bitflip.core.board import Board  # noqa: E402
+from bitflip.learn import alphazero as az  # noqa: E402
+from bitflip.learn.az_config import config_from_dict  # noqa: E402
+from bitflip.nn.alphazero import (  # noqa: E402
+    AZNet,
+    AZNetConfig,
+    CheckpointError,
+    action_squares,
+    augment,
+    encode,
+    load_net,
+    save_net,
+)
+from bitflip.nn.evaluator import NetEvaluator  # noqa: E402
+from bitflip.search.mcts.games import MatchResult  # noqa: E402
+
+DATA = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "data"
+SHIPPED_6X6 = DATA / "az-ae51a04bfa95.pt"
+
+
+def tiny(tmp_path: Path, **run: object) -> az.RunConfig:
+    return config_from_dict(
+        {
+            "run": {"dir": str(tmp_path / "run"), "iterations": 1, "device": "cpu", **run},
+            "net": {"size": 6, "channels": 4, "fc1": 8, "fc2": 8},
+            "mcts": {"sims": 4},
+            "selfplay": {"games_per_iteration": 4, "concurrent_games": 2, "temp_moves": 2},
+            "train": {"steps": 2, "batch_size": 16, "window": 2},
+            "gate": {"pairs": 1, "opening_plies": 2, "rule": "always"},
+        }
+    )
+
+
+@pytest.mark.parametrize("residual", [False, True])
+def test_net_masks_illegal_actions(residual: bool) -> None:
+    net = AZNet(AZNetConfig(size=6, channels=8, fc1=8, fc2=8, residual=residual, blocks=1)).eval()
+    b = Board(size=6)
+    p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
+    planes, legal = encode(p, o, 6)
+    assert planes.shape == (1, 3, 6, 6) and legal.shape == (1, 37)
+    assert legal.sum() == 4 and not legal[0, -1]
+    logits, value = net(torch.from_numpy(planes), torch.from_numpy(legal))
+    assert torch.isinf(logits[~torch.from_numpy(legal)]).all()
+    assert -1 <= float(value.detach()) <= 1
+
+
+def test_evaluator_speaks_the_search_protocol() -> None:
+    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8))
+    ev = NetEvaluator(net)
+    b = Board(size=6)
+    p, o = (np.array([x, x], np.uint64) for x in b.side_bitboards())
+    pol, val = ev.evaluate(p, o)
+    assert pol.shape == (2, 65) and val.shape == (2,)
+    assert np.isclose(pol[0].sum(), 1.0)
+    assert set(np.flatnonzero(pol[0])) <= set(b.legal_moves)
+
+
+def test_augment_moves_policy_with_the_board() -> None:
+    rng = np.random.default_rng(0)
+    b = Board(size=6)
+    b.push("b3")  # an asymmetric position
+    p0, o0 = b.side_bitboards()
+    legal = b.legal_mask()
+    squares = action_squares(6)
+    pi = np.zeros((64, 37), np.float32)
+    first = (legal & -legal).bit_length() - 1
+    pi[:, list(squares).index(first)] = 1.0
+    p, o, new = augment(np.full(64, p0, np.uint64), np.full(64, o0, np.uint64), pi, 6, rng)
+    for i in range(64):
+        moved = squares[int(np.argmax(new[i]))]
+        lm = int(bb.legal_moves(np.uint64(p[i]), np.uint64(o[i]), np.uint64(b.geometry.mask)))
+        assert lm >> int(moved) & 1
+
+
+def test_net_files_round_trip_and_refuse_damage(tmp_path: Path) -> None:
+    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8))
+    path = save_net(net, tmp_path, lineage={"generation": 3})
+    assert path.name.startswith("az-") and path.suffix == ".pt"
+    loaded = load_net(path)
+    assert loaded.lineage["generation"] == 3 and loaded.net.config == net.config
+    data = bytearray(path.read_bytes())
+    data[-10] ^= 0xFF
+    path.write_bytes(bytes(data))
+    with pytest.raises(CheckpointError, match="hash"):
+        load_net(path)
+    bad = tmp_path / "other.pt"
+    bad.write_bytes(b"not a net")
+    with pytest.raises(CheckpointError, match="other.pt"):
+        load_net(bad)
+
+
+def test_gating_rules() -> None:
+    cfg = config_from_dict({"gate": {"rule": "report"}})
+    assert az.accept(MatchResult(24, 0, 16), cfg)  # 60% of the decisive games
+    assert not az.accept(MatchResult(23, 1, 16), cfg)
+    score = config_from_dict({"gate": {"rule": "score", "threshold": 0.55}})
+    assert az.accept(MatchResult(22, 0, 18), score) and not az.accept(MatchResult(21, 1, 18), score)
+    with pytest.raises(ValueError, match="rule"):
+        config_from_dict({"gate": {"rule": "vibes"}})
+    with pytest.raises(ValueError, match="unknown keys"):
+        config_from_dict({"mcts": {"simz": 3}})
+
+
+def test_loop_writes_every_step_and_resumes(tmp_path: Path) -> None:
+    cfg = tiny(tmp_path)
+    run = az.run_loop(cfg)
+    assert run.iterations_done() == 1
+    assert len(list(run.shards.glob("it0000-*.npz"))) == 2
+    assert len(run.generations()) == 2  # generation 0 and the accepted candidate
+    best = run.best_net()
+    # A kill -9 in the middle of iteration 1: a half-written shard, nothing else yet.
+    (run.shards / "it0001-000.npz.tmp.npz").write_bytes(b"partial")
+    cfg2 = replace(cfg, iterations=2)
+    az.run_loop(cfg2)
+    assert run.iterations_done() == 2
+    assert best.exists()  # accepted nets are never removed
+    assert json.loads((run.accepted / "0001.json").read_text())["net"] == best.name
+    from bitflip.learn.datasets import read_shard
+
+    first = sorted(run.shards.glob("it*.npz"))[0]
+    assert len(read_shard(first)) > 0  # self-play shards are shared-format training records
+    shards = az.read_selfplay_shards(sorted(run.shards.glob("it*.npz")), 6)
+    assert np.allclose(shards.policy.sum(axis=1), 1.0, atol=1e-2)
+    assert set(np.unique(shards.value)) <= {-1.0, 0.0, 1.0}
+
+
+def test_gate_recovers_after_accepting(tmp_path: Path) -> None:
+    cfg = tiny(tmp_path)
+    run = az.RunDir(cfg.dir)
+    az.selfplay_step(cfg, run, 0)
+    cand = az.train_step(cfg, run, 0)
+    az.gate_step(cfg, run, 0)
+    (run.gating / "it0000.json").unlink()  # killed after accepting, before the gating record
+    decision = az.gate_step(cfg, run, 0)
+    assert decision["recovered"] is True
+    assert len(run.generations()) == 2 and run.best_net().name == cand.name
+
+
+@pytest.mark.slow
+def test_kill_minus_9_and_resume(tmp_path: Path) -> None:
+    cfg_path = tmp_path / "az.toml"
+    cfg_path.write_text(
+        f'[run]\ndir = "{tmp_path / "run"}"\niterations = 3\ndevice = "cpu"\n'
+        "[net]\nsize = 6\nchannels = 4\nfc1 = 8\nfc2 = 8\n[mcts]\nsims = 4\n"
+        "[selfplay]\ngames_per_iteration = 8\nconcurrent_games = 2\n"
+        '[train]\nsteps = 3\nbatch_size = 8\n[gate]\npairs = 1\nrule = "always"\n'
+    )
+    code = "from bitflip.cli.train_alphazero import register, run; import argparse, sys\n" \
+        "p = argparse.ArgumentParser(); s = p.add_subparsers(); register(s)\n" \
+        f"a = p.parse_args(['alphazero', '--config', {str(cfg_path)!r}, '--quiet'])\n" \
+        "sys.exit(a.func(a))\n"  # fmt: skip
+    env_src = str(Path(__file__).resolve().parents[2] / "src")
+    proc = subprocess.Popen([sys.executable, "-c", code], env={"PYTHONPATH": env_src})
+    run = az.RunDir(tmp_path / "run")
+    import time
+
+    deadline = time.time() + 300
+    while time.time() < deadline and len(run.generations()) < 2:
+        time.sleep(0.2)
+    proc.kill()  # SIGKILL
+    proc.wait()
+    accepted = {p.name: p.read_bytes() for p in run.accepted.glob("*")}
+    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": env_src}, check=True)
+    assert run.iterations_done() == 3
+    for name, data in accepted.items():
+        if not name.endswith(".tmp"):
+            assert (run.accepted / name).read_bytes() == data
+
+
+@pytest.mark.skipif(not SHIPPED_6X6.exists(), reason="shipped 6x6 net not present")
+def test_shipped_6x6_net_plays_and_beats_random() -> None:
+    agent = make_agent(f"mcts:net={SHIPPED_6X6},sims=30", seed=0)
+    b = Board(size=6)
+    assert agent.select_move(b) in b.legal_moves
+    from bitflip.search.mcts import BatchedMCTS, MCTSConfig
+    from bitflip.search.mcts.games import play_match
+
+    mcts = BatchedMCTS(NetEvaluator.from_file(SHIPPED_6X6, "cpu"), 4, MCTSConfig(sims=20))
+    res = play_match(mcts, make_agent("random", seed=2), 2, opening_plies=0)
+    assert res.wins == 4
+
+
+def test_import_bitflip_never_imports_torch() -> None:
+    code = (
+        "import sys, bitflip, bitflip.agents, bitflip.search.mcts, bitflip.search.mcts.agent\n"
+        "bitflip.agents.make_agent('mcts:sims=4,size=4')\n"
+        "assert 'torch' not in sys.modules, 'torch imported'\n"
+    )
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)
+
+
+@pytest.mark.parametrize("name", ["alphazero-6x6.toml", "alphazero-8x8.toml"])
+def test_shipped_configs_load_and_build_their_net(name: str) -> None:
+    from bitflip.learn.az_config import load_config
+
+    cfg = load_config(Path(__file__).resolve().parents[2] / "configs" / name)
+    net = AZNet(cfg.net).eval()
+    b = Board(size=cfg.net.size)
+    p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
+    pol, val = NetEvaluator(net).evaluate(p, o)
+    assert set(np.flatnonzero(pol[0])) <= set(b.legal_moves) and -1 <= val[0] <= 1

@@ -1,0 +1,46 @@
+"""The small exact solver agrees with brute force on 4x4 and knows the 4x4 result."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from bitflip.core.board import Board
+from bitflip.learn.exact import solve, solve_moves
+
+
+def _brute(b: Board) -> int:
+    if b.is_game_over():
+        out = b.outcome()
+        assert out is not None
+        return out.margin if b.turn == 0 else -out.margin
+    best = -1000
+    for m in list(b.legal_moves):
+        b.push(m)
+        best = max(best, -_brute(b))
+        b.pop()
+    return best
+
+
+def test_solver_matches_brute_force_on_4x4() -> None:
+    rng = np.random.default_rng(0)
+    mask = np.uint64(Board(size=4).geometry.mask)
+    for _ in range(5):
+        b = Board(size=4)
+        for _ in range(int(rng.integers(3, 6))):
+            moves = list(b.legal_moves)
+            if not moves:
+                break
+            b.push(moves[int(rng.integers(len(moves)))])
+        if b.is_game_over():
+            continue
+        p, o = (np.uint64(x) for x in b.side_bitboards())
+        assert solve(p, o, mask, -100, 100) == _brute(b)
+        moves = solve_moves(p, o, mask)
+        assert max(moves) == _brute(b) or list(b.legal_moves) == [64]
+
+
+def test_4x4_perfect_play_is_a_white_win() -> None:
+    b = Board(size=4)
+    p, o = (np.uint64(x) for x in b.side_bitboards())
+    # 4x4 Othello is a white win, 3-11 with 2 empty squares: 3-13 with empties to the winner.
+    assert solve(p, o, np.uint64(b.geometry.mask), -100, 100) == -10

@@ -1,0 +1,238 @@
+"""The NBoard engine side over a recording engine double: commands, errors, threads."""
+
+from __future__ import annotations
+
+import io
+import threading
+from collections.abc import Callable
+
+from bitflip.core.board import Board
+from bitflip.core.geometry import PASS
+from bitflip.protocols.nboard import NBoardServer
+from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
+
+
+class RecordingEngine:
+    """Answers with the legal moves in order and records every call (tests only)."""
+
+    def __init__(self, *, block: bool = False, fail: bool = False) -> None:
+        self.calls: list[tuple[str, object]] = []
+        self.board = Board()
+        self.block = block
+        self.fail = fail
+        self.stopped = threading.Event()
+
+    def set_position(self, board: Board) -> None:
+        self.calls.append(("set_position", board.obf()))
+        self.board = board.copy()
+
+    def go(
+        self, limit: Limit | None = None, on_info: Callable[[SearchInfo], None] | None = None
+    ) -> SearchResult:
+        self.calls.append(("go", limit))
+        if self.fail:
+            raise RuntimeError("kernel exploded")
+        moves = list(self.board.legal_moves)
+        for depth in (1, 2, 3):
+            if on_info is not None:
+                on_info(SearchInfo(depth, 0.5 * depth, moves[:1], 10 * depth, 0.0))
+        if self.block:
+            self.stopped.wait(10)
+        return SearchResult(moves[0], 1.25, moves[:1], 3, 30, 0.1)
+
+    def hint(
+        self,
+        n: int = 64,
+        limit: Limit | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> list[MoveScore]:
+        self.calls.append(("hint", (n, limit)))
+        moves = list(self.board.legal_moves)[:n]
+        for i in range(len(moves)):
+            if on_info is not None:
+                on_info(SearchInfo(2, 0.0, moves[i : i + 1], 7, 0.0))
+        return [MoveScore(m, 2.0 - i, 2) for i, m in enumerate(moves)]
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+def session(engine: RecordingEngine, lines: list[str], **kw: object) -> tuple[list[str], str]:
+    out, err = io.StringIO(), io.StringIO()
+    server = NBoardServer(engine, out, err=err, clock=lambda: 0.0, **kw)  # type: ignore[arg-type]
+    for line in lines:
+        server.handle(line)
+        server.wait()
+    server.close()
+    return out.getvalue().splitlines(), err.getvalue()
+
+
+def test_handshake_ping_learn() -> None:
+    out, err = session(RecordingEngine(), ["nboard 2", "ping 7", "learn", "ping 8"])
+    assert out == ["set myname bitflip", "pong 7", "learned", "pong 8"]
+    assert err == ""
+
+
+def test_go_reports_the_move_without_playing_it() -> None:
+    engine = RecordingEngine()
+    out, _ = session(engine, ["nboard 2", "set depth 6", "move f5", "go", "go"])
+    answer = [
+        "status bitflip is thinking",
+        "nodestats 30 0.00",
+        "=== f4/1.25/0.0",
+        "status bitflip is waiting",
+    ]
+    assert out == ["set myname bitflip", *answer, *answer]
+    board = Board()
+    board.push("f5")
+    assert engine.calls[0] == ("set_position", board.obf())
+    assert engine.calls[1] == ("go", Limit(depth=6))
+
+
+def test_depth_at_or_above_empties_is_an_exact_solve() -> None:
+    engine = RecordingEngine()
+    board = Board("X" * 56 + "O--O---- X")
+    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)  # type: ignore[arg-type]
+    server.board = board
+    server.handle("set depth 30")
+    assert server.limit() == Limit(depth=6)
+    server.handle("set depth 5")
+    assert server.limit() == Limit(depth=5)
+
+
+def test_hint_lines() -> None:
+    engine = RecordingEngine()
+    out, _ = session(engine, ["set depth 2", "hint 3"])
+    assert out == [
+        "status bitflip is thinking",
+        "search d3 2.00 0 2",
+        "search c4 1.00 0 2",
+        "search f5 0.00 0 2",
+        "nodestats 21 0.00",
+        "status bitflip is waiting",
+    ]
+    assert engine.calls[-1] == ("hint", (3, Limit(depth=2)))
+
+
+def test_forced_pass_and_pass_moves() -> None:
+    engine = RecordingEngine()
+    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)  # type: ignore[arg-type]
+    server.board = Board("X" * 62 + "O- O")
+    server.handle("move PA")
+    server.handle("h8")  # NBoard 1.1's bare move
+    assert server.board.move_stack == [PASS, 63]
+    assert server.board.is_game_over()
+
+
+def test_malformed_lines_are_reported_and_ignored() -> None:
+    engine = RecordingEngine()
+    lines = [
+        "",
+        "   ",
+        "nboard 7",
+        "set depth deep",
+        "set depth -3",
+        "set contempt lots",
+        "set colour blue",
+        "hint x",
+        "hint 0",
+        "move",
+        "move z9",
+        "move a1",
+        "frobnicate 1 2 3",
+        "zz",
+        "set game (;GM[Othello]BO[garbage];)",
+        "ping 1",
+        "move f5/0.5/1.0",
+        "go",
+    ]
+    out, err = session(engine, lines)
+    assert out[:3] == ["set myname bitflip", "pong 1", "status bitflip is thinking"]
+    messages = err.splitlines()
+    assert len(messages) == 13
+    assert all(m.startswith("bitflip nboard: ") for m in messages)
+    assert "'nboard 7'" in messages[0]
+    assert "depth must be a whole number, not 'deep'" in messages[1]
+    assert "illegal move a1" in err and "'z9' is not a square" in err
+    assert "unknown command 'frobnicate 1 2 3'" in err
+    assert "cannot read the GGF game" in err
+    # The session went on: the last move was played and searched.
+    board = Board()
+    board.push("f5")
+    assert engine.calls[0] == ("set_position", board.obf())
+
+
+def test_ping_stops_a_running_search_before_pong() -> None:
+    engine = RecordingEngine(block=True)
+    out = io.StringIO()
+    server = NBoardServer(engine, out, clock=lambda: 0.0)  # type: ignore[arg-type]
+    server.handle("go")
+    assert server.thinking
+    server.handle("ping 3")  # returns only once the search has answered
+    assert not server.thinking
+    assert out.getvalue().splitlines()[-2:] == ["status bitflip is waiting", "pong 3"]
+
+
+def test_quit_ends_the_session_and_stops_the_search() -> None:
+    engine = RecordingEngine(block=True)
+    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)  # type: ignore[arg-type]
+    server.handle("go")
+    assert server.handle("quit") is False
+    assert not server.thinking
+    assert server.run(["ping 1", "quit", "ping 2"]) == 0
+
+
+def test_failing_search_keeps_the_session() -> None:
+    out, err = session(RecordingEngine(fail=True), ["go", "ping 1"])
+    assert out == ["status bitflip is thinking", "status bitflip failed: kernel exploded", "pong 1"]
+    assert "kernel exploded" in err
+
+
+def test_progress_lines_are_throttled() -> None:
+    ticks = iter(range(100))
+    out = io.StringIO()
+    server = NBoardServer(
+        RecordingEngine(),  # type: ignore[arg-type]
+        out,
+        clock=lambda: float(next(ticks)),
+        status_interval=2.0,
+    )
+    server.handle("go")
+    server.wait()
+    lines = out.getvalue().splitlines()
+    # Clock: 0 at the start, then 1, 2, 3 at the three iterations: only depth 2 is reported.
+    assert lines[:3] == [
+        "status bitflip is thinking",
+        "nodestats 20 2.00",
+        "status depth 2 +1.00 d3",
+    ]
+    assert lines[3].startswith("nodestats 30 ")
+
+
+def test_transcript_copy() -> None:
+    log = io.StringIO()
+    session(RecordingEngine(), ["nboard 2", "ping 1"], transcript=log)
+    assert log.getvalue().splitlines() == [
+        "> nboard 2",
+        "< set myname bitflip",
+        "> ping 1",
+        "< pong 1",
+    ]
+
+
+def test_end_of_input_finishes_the_running_search() -> None:
+    out = io.StringIO()
+    server = NBoardServer(RecordingEngine(), out, clock=lambda: 0.0)  # type: ignore[arg-type]
+    assert server.run(["nboard 2", "go"]) == 0
+    assert not server.thinking
+    assert "=== d3/1.25/0.0" in out.getvalue().splitlines()
+
+
+def test_an_internal_error_keeps_the_session() -> None:
+    class Broken(RecordingEngine):
+        def set_position(self, board: Board) -> None:
+            raise TypeError("a bug")
+
+    out, err = session(Broken(), ["go", "ping 1"])
+    assert out == ["pong 1"]
+    assert "internal error TypeError('a bug') (line 'go'): ignored" in err

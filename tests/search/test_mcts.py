@@ -1,0 +1,174 @@
+"""Batched PUCT search: legality, exact terminal values, virtual loss, noise, agents."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bitflip.agents import make_agent
+from bitflip.core import bitboard as bb
+from bitflip.core.board import Board
+from bitflip.core.geometry import PASS
+from bitflip.search.mcts import BatchedMCTS, Evaluator, MCTSConfig, choose_moves
+from bitflip.search.mcts.games import final_margin, play_games, play_match
+from bitflip.search.mcts.rollout import RolloutEvaluator, rollout_values
+from bitflip.search.mcts.tree import _terminal_value
+
+
+class UniformEvaluator:
+    """Uniform priors, value 0: the search alone must find what matters."""
+
+    def __init__(self, size: int, illegal_mass: bool = False) -> None:
+        self.size = size
+        self.illegal_mass = illegal_mass
+        self.batches: list[int] = []
+
+    def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.batches.append(len(p))
+        pol = np.ones((len(p), 65), np.float32)
+        if self.illegal_mass:  # all the weight on occupied squares: must be masked away
+            pol[:] = 0.0
+            for i in range(len(p)):
+                occ = int(p[i]) | int(o[i])
+                for sq in range(64):
+                    if occ >> sq & 1:
+                        pol[i, sq] = 1.0
+        return pol, np.zeros(len(p), np.float32)
+
+
+def _sides(b: Board) -> tuple[np.ndarray, np.ndarray]:
+    p, o = b.side_bitboards()
+    return np.array([p], np.uint64), np.array([o], np.uint64)
+
+
+def test_visits_only_on_legal_moves_and_sum_to_sims() -> None:
+    b = Board(size=6)
+    ev = UniformEvaluator(6, illegal_mass=True)
+    out = BatchedMCTS(ev, 1, MCTSConfig(sims=40)).search(*_sides(b))
+    legal = set(b.legal_moves)
+    visited = {int(m) for m in np.flatnonzero(out.visits[0])}
+    assert visited and visited <= legal
+    assert out.visits[0].sum() == 39  # the first simulation evaluates the root itself
+    assert isinstance(ev, Evaluator)
+
+
+def _position_with_winning_move() -> tuple[Board, int]:
+    rng = np.random.default_rng(3)
+    mask = np.uint64(Board(size=4).geometry.mask)
+    for _ in range(200):
+        b = Board(size=4)
+        while not b.is_game_over():
+            moves = list(b.legal_moves)
+            p, o = (np.uint64(x) for x in b.side_bitboards())
+            wins, others = [], []
+            for m in moves:
+                if m == PASS:
+                    continue
+                q, r = bb.play(p, o, m)
+                over = bb.legal_moves(q, r, mask) == 0 and bb.legal_moves(r, q, mask) == 0
+                (wins if over and bb.popcount(r) > bb.popcount(q) else others).append(m)
+            if len(wins) == 1 and others:
+                return b, wins[0]
+            b.push(moves[int(rng.integers(len(moves)))])
+    raise AssertionError("no test position found")
+
+
+def test_finds_the_move_that_wins_at_once() -> None:
+    b, win = _position_with_winning_move()
+    out = BatchedMCTS(UniformEvaluator(4), 1, MCTSConfig(sims=200)).search(*_sides(b))
+    assert int(np.argmax(out.visits[0])) == win
+    assert out.value[0] > 0.5
+
+
+def test_draws_are_worth_zero() -> None:
+    assert _terminal_value(np.uint64(0b11), np.uint64(0b1100)) == 0.0
+    assert _terminal_value(np.uint64(0b111), np.uint64(0b1000)) == 1.0
+    assert final_margin(10, 10, 6) == 0 and final_margin(12, 10, 6) == 16
+
+
+def test_virtual_loss_batches_leaves_of_many_games() -> None:
+    b = Board(size=6)
+    ev = UniformEvaluator(6)
+    p, o = _sides(b)
+    g = 8
+    mcts = BatchedMCTS(ev, g, MCTSConfig(sims=33, leaves_per_game=4))
+    out = mcts.search(np.repeat(p, g), np.repeat(o, g))
+    assert np.all(out.visits.sum(axis=1) >= 32)
+    assert max(ev.batches) > g  # several leaves per game in one evaluator call
+    assert out.batches < 33  # fewer calls than one leaf per call would need
+
+
+def test_inactive_games_are_not_searched() -> None:
+    b = Board(size=6)
+    p, o = _sides(b)
+    out = BatchedMCTS(UniformEvaluator(6), 2, MCTSConfig(sims=10)).search(
+        np.repeat(p, 2), np.repeat(o, 2), np.array([True, False])
+    )
+    assert out.visits[0].sum() > 0 and out.visits[1].sum() == 0
+
+
+def test_root_noise_changes_the_search() -> None:
+    b = Board()
+    p, o = _sides(b)
+    cfg = MCTSConfig(sims=60, dirichlet_alpha=0.3, dirichlet_eps=0.5)
+    plain = BatchedMCTS(UniformEvaluator(8), 1, cfg, seed=1).search(p, o).visits
+    noisy = [BatchedMCTS(UniformEvaluator(8), 1, cfg, seed=s).search(p, o, noise=True).visits
+             for s in range(3)]  # fmt: skip
+    assert any(not np.array_equal(plain, v) for v in noisy)
+
+
+def test_choose_moves_temperature() -> None:
+    rng = np.random.default_rng(0)
+    visits = np.zeros((2, 65), np.float32)
+    visits[:, 10] = 5
+    visits[:, 20] = 1
+    greedy = choose_moves(visits, np.zeros(2), rng)
+    assert list(greedy) == [10, 10]
+    sampled = [choose_moves(visits[:1], np.ones(1), rng)[0] for _ in range(200)]
+    assert set(sampled) == {10, 20}
+
+
+def test_rollouts_score_a_finished_game_exactly() -> None:
+    b = Board("XXXXXXXXXXXXXXXO X")
+    p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
+    v = rollout_values(p, o, np.uint64(b.geometry.mask), 3, 0)
+    assert v[0] == 1.0
+
+
+def test_selfplay_records_targets() -> None:
+    mcts = BatchedMCTS(RolloutEvaluator(4, seed=0), 3, MCTSConfig(sims=8))
+    games = play_games([mcts], np.zeros((3, 2), np.int64), record=True, temp_moves=2, noise=True)
+    assert len(games.player) > 0
+    assert np.allclose(games.policy.sum(axis=1), 1.0)
+    legal_cols = [(int(games.legal[i]) >> int(games.move[i])) & 1 for i in range(len(games.move))]
+    assert all(legal_cols)
+    assert set(games.game) == {0, 1, 2}
+
+
+def test_match_against_an_agent_swaps_colours() -> None:
+    mcts = BatchedMCTS(RolloutEvaluator(4, seed=0), 4, MCTSConfig(sims=30))
+    res = play_match(mcts, make_agent("random", seed=1), 2, opening_plies=1)
+    assert res.games == 4
+    assert res.wins >= 2
+
+
+@pytest.mark.parametrize("spec", ["mcts:sims=20,size=6", "mcts:sims=20,size=6,leaves=4"])
+def test_mcts_agent_plays_legal_moves(spec: str) -> None:
+    agent = make_agent(spec, seed=0)
+    b = Board(size=6)
+    for _ in range(6):
+        m = agent.select_move(b)
+        assert m in b.legal_moves
+        b.push(m)
+
+
+def test_mcts_agent_passes_when_it_must() -> None:
+    rng = np.random.default_rng(0)
+    while True:
+        b = Board(size=4)
+        while not b.is_game_over() and list(b.legal_moves) != [PASS]:
+            moves = list(b.legal_moves)
+            b.push(moves[int(rng.integers(len(moves)))])
+        if not b.is_game_over():
+            break
+    assert make_agent("mcts:sims=5,size=4").select_move(b) == PASS

@@ -1,0 +1,146 @@
+"""A stand-in for ``bitflip.engine`` that follows ENGINE_API.md, to test the web app's wiring.
+
+Its "search" is one ply of disc counting, so results are known; ``go`` at level 20 thinks until
+``stop()`` (to test "move now"), at other levels it answers at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, ClassVar
+
+import numpy as np
+
+from bitflip.core import bitboard as bb
+from bitflip.core.board import Board, Color, Move
+from bitflip.core.geometry import PASS
+from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
+
+
+@dataclass(frozen=True)
+class MoveAnalysis:
+    ply: int
+    color: Color
+    played: Move
+    played_score: float
+    best: Move
+    best_score: float
+    loss: float
+    depth: int
+    exact: bool
+
+
+def one_ply(board: Board) -> list[MoveScore]:
+    """Disc difference after each move, mover's view, best first."""
+    out = []
+    p, o = board.side_bitboards()
+    for m in board.legal_moves:
+        if m == PASS:
+            out.append(MoveScore(PASS, float(p.bit_count() - o.bit_count()), 1))
+            continue
+        f = int(bb.flips(np.uint64(p), np.uint64(o), m))
+        diff = (p.bit_count() + f.bit_count() + 1) - (o.bit_count() - f.bit_count())
+        out.append(MoveScore(m, float(diff), 1, exact=board.empty.bit_count() <= 1))
+    return sorted(out, key=lambda s: (-s.score, s.move))
+
+
+class Engine:
+    instances: ClassVar[list[Engine]] = []
+
+    def __init__(
+        self, level: int = 5, *, evaluation: str = "default", tt_mb: int = 64, size: int = 8
+    ) -> None:
+        self.level = level
+        self.board = Board(size=size)
+        self._stop = threading.Event()
+        self.pondered: list[str] = []
+        self.pondering = False
+        self._lock = threading.Lock()
+        Engine.instances.append(self)
+
+    def new_game(self) -> None:
+        self._stop.clear()
+
+    def set_position(self, board: Board) -> None:
+        self._stop.set()  # ends pondering
+        self.board = board.copy()
+
+    def go(
+        self, limit: Limit | None = None, on_info: Callable[[SearchInfo], None] | None = None
+    ) -> SearchResult:
+        if self.board.is_game_over():
+            raise ValueError("the game is over")
+        self._stop.clear()
+        best = one_ply(self.board)[0]
+        if on_info is not None:
+            on_info(SearchInfo(1, best.score, [best.move], 10, 0.01))
+        if self.level == 20 and limit is None:
+            self._stop.wait(30)
+        return SearchResult(best.move, best.score, [best.move], 1, len(one_ply(self.board)))
+
+    def hint(
+        self,
+        n: int = 64,
+        limit: Limit | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> list[MoveScore]:
+        return one_ply(self.board)[:n]
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def ponder(self) -> None:
+        self._stop.clear()
+        self.pondered.append(self.board.obf())
+        self.pondering = True
+
+        def run() -> None:
+            self._stop.wait(30)
+            self.pondering = False
+
+        threading.Thread(target=run, daemon=True).start()
+
+    def analyze_game(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> list[MoveAnalysis]:
+        b = _start_of(board)
+        out = []
+        moves = board.move_stack
+        for i, m in enumerate(moves):
+            scores = {s.move: s.score for s in one_ply(b)}
+            best = one_ply(b)[0]
+            if m != PASS:
+                out.append(
+                    MoveAnalysis(
+                        i,
+                        b.turn,
+                        m,
+                        scores[m],
+                        best.move,
+                        best.score,
+                        best.score - scores[m],
+                        1,
+                        False,
+                    )
+                )
+            b.push(m)
+            if on_progress:
+                on_progress(i + 1, len(moves))
+        return out
+
+
+def _start_of(board: Board) -> Board:
+    b = board.copy()
+    while b.move_stack:
+        b.pop()
+    return b.copy(stack=False)
+
+
+def module() -> Any:
+    return SimpleNamespace(Engine=Engine, MoveAnalysis=MoveAnalysis)

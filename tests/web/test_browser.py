@@ -1,0 +1,256 @@
+"""The page in a real browser (Playwright driving Debian's chromium).
+
+Skips with the reason when chromium or Playwright is missing; ``.ci/run`` installs both, so CI
+runs these tests.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("BITFLIP_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def _need_browser() -> Any:
+    sync_api = pytest.importorskip(
+        "playwright.sync_api", reason="Playwright is not installed (pip install playwright)"
+    )
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        msg = f"chromium not found at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+        if os.environ.get("CI"):
+            pytest.fail(msg + " - CI must have it")
+        pytest.skip(msg)
+    return sync_api
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The app served by uvicorn in a thread on a free localhost port."""
+    _need_browser()
+    import uvicorn
+
+    from bitflip.web.app import create_app
+
+    db = tmp_path_factory.mktemp("web") / "games.sqlite"
+    config = uvicorn.Config(
+        create_app(db, opponent="random"),
+        host="127.0.0.1",
+        port=0,
+        log_level="warning",
+        timeout_graceful_shutdown=1,
+    )
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Any]:
+    sync_api = _need_browser()
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, server: str) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.set_default_timeout(20_000)
+    yield pg
+    ctx.close()
+    assert not errors, f"errors in the page: {errors}"
+
+
+def view(page: Any) -> dict[str, Any]:
+    return page.evaluate("window.bitflip.view")  # type: ignore[no-any-return]
+
+
+def start(page: Any, server: str, **settings: Any) -> dict[str, Any]:
+    """A new game through the API, opened in the page by its id."""
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(
+        server + "/api/games",
+        data=json.dumps(settings).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as r:
+        game = json.loads(r.read())
+    page.goto(f"{server}/#game={game['id']}")
+    page.wait_for_function(f"window.bitflip.view && window.bitflip.view.id === '{game['id']}'")
+    return game  # type: ignore[no-any-return]
+
+
+def test_a_whole_game_against_random_by_clicking(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#board circle.disc")
+    v = view(page)
+    assert v["human"] == "black" and v["opponent"] == "random"
+    assert page.inner_text("#count-black b") == "2"
+    for _ in range(80):
+        page.wait_for_function("window.bitflip.view.human_to_move || window.bitflip.view.over")
+        v = view(page)
+        if v["over"]:
+            break
+        ply = v["cursor"]
+        page.click(f"#board rect[data-sq={v['legal'][0]}]")
+        page.wait_for_function(f"window.bitflip.view.cursor > {ply}")
+    v = view(page)
+    assert v["over"]
+    banner = page.locator("#result-banner")
+    assert banner.is_visible() and banner.inner_text() == v["result"]["text"]
+    total = int(page.inner_text("#count-black b")) + int(page.inner_text("#count-white b"))
+    assert total == v["black"] + v["white"] and page.inner_text("#turn") == "Game over"
+
+
+def test_hover_names_and_an_illegal_click_flashes_the_legal_moves(page: Any, server: str) -> None:
+    start(page, server, human="black", opponent="random")
+    page.hover("#board rect[data-sq=d3]")
+    assert page.inner_text("#hover-name") == "d3: legal"
+    assert page.locator("#board rect.hover-legal[data-sq=d3]").count() == 1
+    page.hover("#board rect[data-sq=a1]")
+    assert page.inner_text("#hover-name") == "a1: not legal"
+    assert page.locator("#board rect.hover-illegal[data-sq=a1]").count() == 1
+    page.click("#board rect[data-sq=a1]")
+    page.wait_for_selector("#board circle.flash")
+    flashing = sorted(
+        page.eval_on_selector_all("#board circle.flash", "els => els.map(e => e.dataset.sq)")
+    )
+    assert flashing == ["c4", "d3", "e6", "f5"]
+    assert "illegal move a1 for black: it flips no disc" in page.inner_text("#message")
+    assert view(page)["moves"] == []
+    page.wait_for_selector("#board circle.flash", state="detached", timeout=5000)
+
+
+def test_jump_back_in_the_move_list_and_play_a_new_line(page: Any, server: str) -> None:
+    start(page, server, human="both", moves="f5d6c3d3c4")
+    assert page.locator("#moves button").count() == 6  # 'start' and five moves
+    page.click("#moves button[data-ply='2']")
+    page.wait_for_function("window.bitflip.view.cursor === 2")
+    assert page.locator("#board circle.last-move[data-sq=d6]").count() == 1
+    assert page.locator("#moves button.future").count() == 3
+    page.click("#board rect[data-sq=c5]")
+    page.wait_for_function("window.bitflip.view.moves.length === 3")
+    assert view(page)["moves"] == ["f5", "d6", "c5"]
+    assert page.input_value("#transcript") == "f5d6c5"
+
+
+def test_undo_and_redo_buttons(page: Any, server: str) -> None:
+    start(page, server, human="black", opponent="random")
+    page.click("#board rect[data-sq=f5]")
+    page.wait_for_function(
+        "window.bitflip.view.moves.length === 2 && !window.bitflip.view.thinking"
+    )
+    page.click("#btn-undo")
+    page.wait_for_function("window.bitflip.view.cursor === 0")
+    assert page.inner_text("#count-black b") == "2" and page.is_enabled("#btn-redo")
+    page.click("#btn-redo")
+    page.wait_for_function("window.bitflip.view.cursor === 2")
+
+
+def test_save_and_load(page: Any, server: str, tmp_path: Path) -> None:
+    start(page, server, human="both", moves="f5d6c3d3c4f4")
+    with page.expect_download() as dl:
+        page.click("#save-ggf")
+    path = tmp_path / "game.ggf"
+    dl.value.save_as(path)
+    text = path.read_text()
+    assert text.startswith("(;GM[Othello]") and "B[f5]" in text
+    with page.expect_download() as dl2:
+        page.click("#save-transcript")
+    dl2.value.save_as(tmp_path / "game.txt")
+    assert (tmp_path / "game.txt").read_text().strip() == "f5d6c3d3c4f4"
+    old = view(page)["id"]
+    page.click("#btn-load")
+    page.fill("#form-load textarea", text)
+    page.click("#load-ok")
+    page.wait_for_function(f"window.bitflip.view.id !== '{old}'")
+    v = view(page)
+    assert v["moves"] == ["f5", "d6", "c3", "d3", "c4", "f4"] and v["human"] == "both"
+    # A bad paste says what is wrong and keeps the dialog open.
+    page.click("#btn-load")
+    page.fill("#form-load textarea", "f5d6zz")
+    page.click("#load-ok")
+    page.wait_for_selector("#load-error:not([hidden])")
+    assert "'zz' is not a square" in page.inner_text("#load-error")
+
+
+def test_board_editor_sets_up_a_position(page: Any, server: str) -> None:
+    start(page, server, human="black", opponent="random")
+    page.click("#btn-editor")
+    page.click("#editor-clear")
+    for sq in ("d4", "e4"):
+        page.click(f"#editor-board rect[data-sq={sq}]")  # empty -> black
+    page.click("#editor-board [data-sq=e4] >> nth=-1")  # black -> white (click the disc)
+    page.select_option("#form-editor select[name=turn]", "O")
+    page.select_option("#form-editor select[name=human]", "both")
+    old = view(page)["id"]
+    page.click("#editor-play")
+    page.wait_for_function(f"window.bitflip.view.id !== '{old}'")
+    v = view(page)
+    assert v["turn"] == "white" and v["cells"][27:29] == "XO" and v["cells"].count("-") == 62
+
+
+def test_hints(page: Any, server: str) -> None:
+    from bitflip.web.engine_bridge import engine_available
+
+    start(page, server, human="both", moves="f5d6")
+    if not engine_available():
+        assert page.is_disabled("#btn-hint") and page.is_disabled("#btn-analyse")
+        assert "needs the engine" in (page.get_attribute("#btn-hint", "title") or "")
+        return
+    page.click("#btn-hint")
+    page.wait_for_selector("#hints-box:not([hidden])")
+    rows = page.locator("#hints tbody tr").count()
+    assert rows == len(view(page)["legal"])
+    assert page.locator("#board text.hint").count() == rows
+    assert page.locator("#board text.hint.best").count() == 1
+
+
+def test_games_dialog_opens_a_stored_game_and_tabs_keep_their_own(
+    page: Any, browser: Any, server: str
+) -> None:
+    game = start(page, server, human="both", moves="f5d6c3", title="stored one")
+    other = page.context.new_page()  # a second tab starts a game of its own
+    other.goto(server + "/")
+    other.wait_for_function("window.bitflip.view && window.bitflip.view.moves.length === 0")
+    assert view(other)["id"] != game["id"]
+    other.click("#btn-games")
+    other.click(f"#games-table a[href='#game={game['id']}']")
+    other.wait_for_function(f"window.bitflip.view && window.bitflip.view.id === '{game['id']}'")
+    assert (
+        view(other)["moves"] == ["f5", "d6", "c3"] and not other.locator("#dlg-games").is_visible()
+    )
+    # A move in one tab shows in the other tab that follows the same game.
+    other.click(f"#board rect[data-sq={view(other)['legal'][0]}]")
+    page.wait_for_function("window.bitflip.view.moves.length === 4")

@@ -1,0 +1,58 @@
+"""Hints, analysis and the engine opponent with the real engine (skipped without bitflip.engine)."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from bitflip.web.engine_bridge import default_opponent, engine_available
+
+from .conftest import View, wait_for
+
+pytestmark = pytest.mark.skipif(
+    not engine_available(), reason="bitflip.engine is not in this build"
+)
+
+
+def new(client: TestClient, **body: object) -> View:
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def test_default_opponent_is_the_engine() -> None:
+    assert default_opponent().startswith("engine:level=")
+
+
+def test_hints_give_every_legal_move_and_exact_scores_near_the_end(client: TestClient) -> None:
+    v = new(client, human="both", moves="f5d6c3")
+    hints = client.post(f"/api/games/{v['id']}/hint", json={"seconds": 0.3}).json()["hints"]
+    assert sorted(h["move"] for h in hints) == sorted(v["legal"])
+    assert [h["score"] for h in hints] == sorted((h["score"] for h in hints), reverse=True)
+    # Six empties: the engine solves them, so every hint is exact and a whole disc count.
+    start = "OOOOOXOOOOOOXXOOOXOOXXOOOXXOOXOOOXOOXOOOOOOOOXOO--XXXX--OXXXX--- X"
+    v = new(client, human="both", start=start)
+    r = client.post(f"/api/games/{v['id']}/hint", json={"seconds": 2})
+    assert r.status_code == 200, r.text
+    hints = r.json()["hints"]
+    assert hints and all(h["exact"] and h["score"] == int(h["score"]) for h in hints)
+
+
+def test_analysis_scores_every_move(client: TestClient) -> None:
+    v = new(client, human="both", moves="f5d6c3d3c4f4")
+    r = client.post(f"/api/games/{v['id']}/analyse", json={"seconds_per_move": 0.05})
+    assert r.status_code == 200, r.text
+    v = wait_for(client, r.json(), lambda v: not v["analysing"] and bool(v["analysis"]), 120)
+    assert [a["move"] for a in v["analysis"]] == v["moves"]
+    assert all(a["loss"] >= -1e-9 for a in v["analysis"])
+
+
+def test_engine_opponent_moves_and_move_now(client: TestClient) -> None:
+    v = new(client, human="black", opponent="engine:level=1")
+    v = client.post(f"/api/games/{v['id']}/moves", json={"move": "f5"}).json()
+    v = wait_for(client, v, lambda v: len(v["moves"]) == 2, 60)
+    assert v["human_to_move"]
+    v = new(client, human="white", opponent="engine:level=20")
+    client.post(f"/api/games/{v['id']}/move-now")
+    v = wait_for(client, v, lambda v: len(v["moves"]) >= 1, 60)
+    assert v["moves"][0] in ("d3", "c4", "f5", "e6")
