@@ -206,7 +206,7 @@ def pvs_kernel(
     # cache, a second specialisation of this recursive kernel, which then fails to load.
     inf = ctl[NODES] * 0 + INF
     while m:
-        sq = lowest_square(m)
+        sq = int(lowest_square(m))
         m &= m - U1
         b = U1 << np.uint64(sq)
         f = flips(p, o, sq)
@@ -252,7 +252,7 @@ def pvs_kernel(
         return 0
 
     best = -INF
-    best_move = NO_MOVE
+    best_move: int = NO_MOVE
     a = alpha
     for i in range(count):
         sq = pick_next(mv, sc, i, count)

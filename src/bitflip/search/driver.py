@@ -234,7 +234,8 @@ class Searcher:
             it.elapsed = time.perf_counter() - t0
             times.append(time.perf_counter() - t_iter)
             last = it
-            moves = sorted(moves, key=lambda m: -it.scores.get(m, -INF))
+            it_scores = it.scores
+            moves = sorted(moves, key=lambda m: -it_scores.get(m, -INF))
             if on_info is not None:
                 on_info(self._info(p, o, mask, it, plan))
             if plan.soft_time is not None:
@@ -243,6 +244,15 @@ class Searcher:
                     break
             if plan.nodes is not None and ctl[NODES] >= plan.nodes:
                 break
+        if exact_now and last is None and n_empties > 12 and not ctl[STOP]:
+            # A short midgame search first: it orders the root, and its move is the answer
+            # should the time run out before the solve ends.
+            pre = self._midgame_iteration(p, o, mask, moves, min(6, n_empties - 6), plan, None)
+            if pre is not None:
+                pre.elapsed = time.perf_counter() - t0
+                last = pre
+                pre_scores = pre.scores
+                moves = sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
         if exact_now and not ctl[STOP]:
             it = self._exact_iteration(p, o, mask, moves, plan, last)
             if it is not None:
@@ -304,21 +314,27 @@ class Searcher:
     ) -> _Iteration | None:
         ctx = self.ctx
         n_empties = bin(mask & ~(p | o)).count("1")
-        if last is None and n_empties > 12:
-            # Order the root by a short midgame search first.
-            pre = self._midgame_iteration(p, o, mask, moves, min(6, n_empties - 6), plan, None)
-            if pre is not None:
-                pre_scores = pre.scores
-                moves = sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
 
         def search(a: int, b: int, c: int, d: int) -> int:
             return ctx.endgame(a, b, mask, c, d)
 
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
-        res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl)
-        if ctx.ctl[STOP] or not res:
-            return None
-        best = max(res, key=lambda r: r.score)
+        if last is not None and not plan.wld and not plan.multipv:
+            # Aspiration: a narrow window around the midgame estimate, widened on failure.
+            guess = 2 * round(last.score / EVAL_SCALE / 2)
+            alpha, beta = max(guess - 3, -65), min(guess + 3, 65)
+        while True:
+            res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl)
+            if ctx.ctl[STOP] or not res:
+                return None
+            best = max(res, key=lambda r: r.score)
+            if best.score <= alpha and alpha > -65:
+                alpha, beta = -65, best.score + 1
+            elif best.score >= beta and beta < 65:
+                alpha, beta = best.score - 1, 65
+                moves = [best.move] + [m for m in moves if m != best.move]
+            else:
+                break
         scores = {r.move: r.score for r in res}
         return _Iteration(n_empties, best.move, best.score, scores, True, 0.0)
 

@@ -194,7 +194,7 @@ def _small(
     for phase in range(2):
         rem = empties & odd if phase == 0 else empties & ~odd
         while rem:
-            sq = lowest_square(rem)
+            sq = int(lowest_square(rem))
             rem &= rem - U1
             f = flips(p, o, sq)
             if f == 0:
@@ -202,7 +202,7 @@ def _small(
             b = U1 << np.uint64(sq)
             if n == 2:
                 ctl[NODES] += 1
-                v = -_last1(o ^ f, p | f | b, lowest_square(empties ^ b))
+                v = -_last1(o ^ f, p | f | b, int(lowest_square(empties ^ b)))
             else:
                 v = -_small(
                     o ^ f, p | f | b, -beta, -max(alpha, best), mask, empties ^ b, n - 1, ctl
@@ -261,12 +261,18 @@ def corner_stability(x: np.uint64) -> int:
     return int(popcount(c) + popcount(n))
 
 
+ETC_EMPTIES = 12
+"""Above this many empties the solver looks up each child in the table before searching."""
 EVAL_SORT_EMPTIES = 13
 """From this many empties the solver orders moves with the evaluation as well."""
 _SHALLOW_INF = 10_000_000
 
 
-@njit(cache=True, nogil=True)
+@njit(
+    "int64(uint64, uint64, uint64, int64, int64, int64, int64, float64[::1])",
+    cache=True,
+    nogil=True,
+)
 def _shallow(
     p: np.uint64,
     o: np.uint64,
@@ -277,7 +283,7 @@ def _shallow(
     kind: int,
     weights: np.ndarray,
 ) -> int:
-    # Plain fail-soft alpha-beta on the evaluation, for move ordering (depth 0 or 1).
+    # Plain fail-soft alpha-beta on the evaluation, for move ordering (depth 0 to 2).
     if depth <= 0:
         return int(evaluate(p, o, mask, kind, weights))
     moves = legal_moves(p, o, mask)
@@ -285,16 +291,19 @@ def _shallow(
         return int(evaluate(p, o, mask, kind, weights))
     best = -_SHALLOW_INF
     while moves:
-        sq = lowest_square(moves)
+        sq = int(lowest_square(moves))
         moves &= moves - U1
         f = flips(p, o, sq)
-        v = -int(evaluate(o ^ f, p | f | (U1 << np.uint64(sq)), mask, kind, weights))
+        np_ = o ^ f
+        no = p | f | (U1 << np.uint64(sq))
+        if depth == 1:
+            v = -int(evaluate(np_, no, mask, kind, weights))
+        else:
+            v = -_shallow(np_, no, mask, depth - 1, -beta, -max(alpha, best), kind, weights)
         if v > best:
             best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
+            if v >= beta:
+                break
     return best
 
 
@@ -325,7 +334,7 @@ def solve_kernel(
             return final_score(p, o, mask)
         if n == 1:
             ctl[NODES] += 1
-            return _last1(p, o, lowest_square(empties))
+            return _last1(p, o, int(lowest_square(empties)))
         return _small(p, o, alpha, beta, mask, empties, n, ctl)
     ctl[NODES] += 1
     if ctl[NODES] >= ctl[MAX_NODES]:
@@ -369,12 +378,18 @@ def solve_kernel(
     count = 0
     m = moves
     while m:
-        sq = lowest_square(m)
+        sq = int(lowest_square(m))
         m &= m - U1
         b = U1 << np.uint64(sq)
         f = flips(p, o, sq)
         np_ = o ^ f
         no = p | f | b
+        if n > ETC_EMPTIES:
+            # Enhanced transposition cutoff: a child already proven bad enough for the
+            # opponent refutes this node without searching anything.
+            found, cs, _, cb, _ = tt_probe(keys, data, position_hash(np_, no))
+            if found and (cb & UPPER) != 0 and -cs >= beta:  # UPPER or EXACT
+                return -cs
         if sq == hash_move:
             s = HASH_MOVE_BONUS
         elif no == 0:
@@ -384,15 +399,16 @@ def solve_kernel(
             if n >= EVAL_SORT_EMPTIES:
                 # Far from the end, a shallow evaluated search orders better (as in Edax):
                 # about 4 discs of it (2 at depth 1) weigh as much as one opponent reply.
-                sd = 0 if n < EVAL_SORT_EMPTIES + 4 else 1
-                v = _shallow(np_, no, mask, sd, -_SHALLOW_INF, _SHALLOW_INF, kind, weights)
+                sd = 0 if n < EVAL_SORT_EMPTIES + 4 else 1 if n < EVAL_SORT_EMPTIES + 8 else 2
+                inf = ctl[NODES] * 0 + _SHALLOW_INF  # not a literal: see pvs_kernel
+                v = _shallow(np_, no, mask, sd, -inf, inf, kind, weights)
                 s -= v * ((1 << 15) // (400 if sd == 0 else 200))
         mv[count] = sq
         sc[count] = s
         count += 1
 
     best = -INF
-    best_move = NO_MOVE
+    best_move: int = NO_MOVE
     a = alpha
     for i in range(count):
         sq = pick_next(mv, sc, i, count)

@@ -31,8 +31,9 @@ level  depth  endgame    selectivity
 20     21     26         99
 =====  =====  =========  ===========
 
-:data:`DEFAULT_LEVEL` (12) answers in about a second on the shared development machines,
-well under on an idle core (see ``benchmarks/RESULTS-search.md``).
+:data:`DEFAULT_LEVEL` (13) answers in about half a second on an idle core (at most 2 s on
+the bench positions), about a second on the loaded development machines (see
+``benchmarks/RESULTS-search.md``).
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(d, e, s) for i, (d, e, s) in en
 
 MIN_LEVEL = 1
 MAX_LEVEL = 20
-DEFAULT_LEVEL = 12
+DEFAULT_LEVEL = 13
 """The level a user gets without asking: answers in about a second."""
 
 

@@ -60,7 +60,7 @@ def tt_probe(keys: np.ndarray, data: np.ndarray, key: np.uint64) -> tuple[bool, 
             depth = np.int64((d >> _DEPTH_SHIFT) & 255)
             bound = np.int64((d >> _BOUND_SHIFT) & 3)
             move = np.int64((d >> _MOVE_SHIFT) & 127)
-            return True, score, depth, bound, move
+            return True, int(score), int(depth), int(bound), int(move)
     return False, 0, 0, 0, NO_MOVE
 
 
