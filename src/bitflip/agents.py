@@ -190,7 +190,7 @@ class PositionalAgent(_SeededAgent):
         if moves == [PASS]:
             return PASS
         table = TABLES[board.size]
-        scores = {}
+        scores: dict[Move, float] = {}
         for m in moves:
             np_, no = bb.play(p, o, m)
             scores[m] = -disc_square_score(np.uint64(np_), np.uint64(no), table)

@@ -76,15 +76,15 @@ _ctlz: Any = intrinsic(_ctlz_impl)
 
 
 @njit(cache=True)
-def popcount(x: np.uint64) -> np.int64:
+def popcount(x: np.uint64) -> int:
     """Number of set bits."""
-    return np.int64(_ctpop(np.uint64(x)))
+    return np.int64(_ctpop(np.uint64(x)))  # type: ignore[return-value]  # an int64 in numba
 
 
 @njit(cache=True)
-def lowest_square(x: np.uint64) -> np.int64:
+def lowest_square(x: np.uint64) -> int:
     """Index of the lowest set bit; x must not be 0."""
-    return np.int64(_cttz(np.uint64(x)))
+    return np.int64(_cttz(np.uint64(x)))  # type: ignore[return-value]  # an int64 in numba
 
 
 @njit(cache=True)

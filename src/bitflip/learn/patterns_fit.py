@@ -261,7 +261,7 @@ def _replay_positions(
             empt = 64 - b - w
             final = b - w + (empt if b > w else (-empt if w > b else 0))
         else:
-            final = 2 * np.int64(black_score[g]) - 64
+            final = 2 * int(black_score[g]) - 64
         for i in range(m):
             e = 64 - popcount(pos_p[i] | pos_o[i])
             if e < min_empties:

@@ -84,7 +84,7 @@ class GameBatch:
     def mover_margin(self) -> np.ndarray:
         """Final disc difference from each recorded position's mover's view."""
         m = self.black_margin[self.game]
-        return np.where(self.side == 0, m, -m)
+        return np.asarray(np.where(self.side == 0, m, -m))
 
 
 def final_margin(black: int, white: int, size: int) -> int:
