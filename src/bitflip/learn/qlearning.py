@@ -12,7 +12,6 @@ not stored and read as 0: on 8x8 that is what happens, and the numbers show it.
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcoun
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
 from bitflip.core.hashing import position_hash
+from bitflip.tomlconfig import read_flat_config
 
 TABLE_FORMAT = "bitflip-qtable"
 TABLE_FORMAT_VERSION = 1
@@ -71,17 +71,7 @@ class QConfig:
 
 def load_qconfig(path: str | Path) -> QConfig:
     """Read a QConfig from TOML (keys at the top level), naming unknown keys."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise FileNotFoundError(f"no config file {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from None
-    known = {f.name for f in fields(QConfig)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"{path}: unknown keys {unknown}; known: {sorted(known)}")
+    data = read_flat_config(path, QConfig)
     return QConfig(**data)
 
 

@@ -13,9 +13,8 @@ which keeps the disc-sized errors from blowing the weights up.
 
 from __future__ import annotations
 
-import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +31,7 @@ from bitflip.eval.firebrand import (
     firebrand_score,
     hand_firebrand_weights,
 )
+from bitflip.tomlconfig import read_flat_config
 
 N = NUM_FIREBRAND
 
@@ -74,17 +74,7 @@ class TDConfig:
 
 def load_tdconfig(path: str | Path) -> TDConfig:
     """Read a TDConfig from TOML (keys at the top level), naming unknown keys."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise FileNotFoundError(f"no config file {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from None
-    known = {f.name for f in fields(TDConfig)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"{path}: unknown keys {unknown}; known: {sorted(known)}")
+    data = read_flat_config(path, TDConfig)
     if "stages" in data:
         data["stages"] = tuple(data["stages"])
     return TDConfig(**data)

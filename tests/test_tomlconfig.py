@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from bitflip.tomlconfig import read_flat_config
+
+
+@dataclass
+class Cfg:
+    games: int = 1
+    name: str = ""
+
+
+def test_reads_known_keys(tmp_path: Path) -> None:
+    p = tmp_path / "c.toml"
+    p.write_text('games = 3  # comment\nname = "x"\n')
+    assert Cfg(**read_flat_config(p, Cfg)) == Cfg(3, "x")
+
+
+def test_errors_name_the_file_and_the_keys(tmp_path: Path) -> None:
+    p = tmp_path / "c.toml"
+    p.write_text("gams = 3\nnmae = 1\n")
+    with pytest.raises(ValueError, match=r"c\.toml: unknown keys \['gams', 'nmae'\]"):
+        read_flat_config(p, Cfg)
+    p.write_text("games = = 3")
+    with pytest.raises(ValueError, match="not valid TOML"):
+        read_flat_config(p, Cfg)
+    with pytest.raises(FileNotFoundError, match="no config file"):
+        read_flat_config(tmp_path / "missing.toml", Cfg)
