@@ -260,7 +260,30 @@ def pvs_kernel(
         f = flips(p, o, sq)
         np_ = o ^ f
         no = p | f | b
-        if i == 0:
+        # PVS: the first move gets the full window, the others a null window first and a
+        # re-search only when they land inside (alpha, beta).
+        v = -pvs_kernel(
+            np_,
+            no,
+            mask,
+            depth - 1,
+            -beta if i == 0 else -a - 1,
+            -a,
+            ply + 1,
+            kind,
+            weights,
+            keys,
+            data,
+            buf_moves,
+            buf_scores,
+            eg_keys,
+            eg_data,
+            eg_moves,
+            eg_scores,
+            mpc,
+            ctl,
+        )
+        if i > 0 and a < v < beta:
             v = -pvs_kernel(
                 np_,
                 no,
@@ -282,50 +305,6 @@ def pvs_kernel(
                 mpc,
                 ctl,
             )
-        else:
-            v = -pvs_kernel(
-                np_,
-                no,
-                mask,
-                depth - 1,
-                -a - 1,
-                -a,
-                ply + 1,
-                kind,
-                weights,
-                keys,
-                data,
-                buf_moves,
-                buf_scores,
-                eg_keys,
-                eg_data,
-                eg_moves,
-                eg_scores,
-                mpc,
-                ctl,
-            )
-            if a < v < beta:
-                v = -pvs_kernel(
-                    np_,
-                    no,
-                    mask,
-                    depth - 1,
-                    -beta,
-                    -a,
-                    ply + 1,
-                    kind,
-                    weights,
-                    keys,
-                    data,
-                    buf_moves,
-                    buf_scores,
-                    eg_keys,
-                    eg_data,
-                    eg_moves,
-                    eg_scores,
-                    mpc,
-                    ctl,
-                )
         if ctl[STOP] != 0:
             return 0
         if v > best:
