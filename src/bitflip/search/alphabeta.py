@@ -29,7 +29,16 @@ from bitflip.search.endgame import (
     solve_kernel,
 )
 from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, pick_next
-from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, TranspositionTable, tt_probe, tt_store
+from bitflip.search.tt import (
+    EXACT,
+    LOWER,
+    NO_MOVE,
+    UPPER,
+    TranspositionTable,
+    bound_of,
+    tt_probe,
+    tt_store,
+)
 
 INF = 1_000_000
 """Beyond every score (eval units)."""
@@ -314,13 +323,7 @@ def pvs_kernel(
                 a = v
                 if a >= beta:
                     break
-    if best >= beta:
-        bound = LOWER
-    elif best > alpha:
-        bound = EXACT
-    else:
-        bound = UPPER
-    tt_store(keys, data, key, best, depth, bound, best_move, ctl[GENERATION])
+    tt_store(keys, data, key, best, depth, bound_of(best, alpha, beta), best_move, ctl[GENERATION])
     return best
 
 

@@ -24,7 +24,7 @@ from bitflip.search.alphabeta import INF, MPC_T, SearchContext, child
 from bitflip.search.endgame import MAX_NODES, NODES, STOP, final_score, new_control
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
-from bitflip.search.tt import EXACT, LOWER, UPPER, TranspositionTable
+from bitflip.search.tt import TranspositionTable, bound_of
 
 ASPIRATION = 2 * EVAL_SCALE
 """Half-width of the first aspiration window around the previous iteration's score."""
@@ -83,7 +83,7 @@ def _root_pvs(
                 v = -search(np_, no, -beta, -lo)
         if ctl[STOP]:
             break
-        bound = LOWER if v >= beta else UPPER if v <= lo else EXACT
+        bound = bound_of(v, lo, beta)
         out.append(RootScore(sq, v, bound))
         if v > a:
             a = v

@@ -29,7 +29,7 @@ from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcoun
 from bitflip.core.hashing import position_hash
 from bitflip.eval.evaluator import evaluate
 from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, odd_regions, pick_next
-from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, tt_probe, tt_store
+from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, bound_of, tt_probe, tt_store
 
 # --- control array ---------------------------------------------------------------------------
 
@@ -438,13 +438,7 @@ def solve_kernel(
                 if a >= beta:
                     break
     if n >= TT_EMPTIES:
-        if best >= beta:
-            bound = LOWER
-        elif best > alpha:
-            bound = EXACT
-        else:
-            bound = UPPER
-        tt_store(keys, data, key, best, n, bound, best_move, ctl[GENERATION])
+        tt_store(keys, data, key, best, n, bound_of(best, alpha, beta), best_move, ctl[GENERATION])
     return best
 
 

@@ -35,6 +35,16 @@ ENTRY_BYTES = 16
 
 
 @njit(cache=True, nogil=True)
+def bound_of(score: int, alpha: int, beta: int) -> int:
+    """What a fail-soft score searched in the window (alpha, beta) tells: LOWER, UPPER or EXACT."""
+    if score >= beta:
+        return LOWER
+    if score > alpha:
+        return EXACT
+    return UPPER
+
+
+@njit(cache=True, nogil=True)
 def tt_pack(score: int, depth: int, bound: int, move: int, gen: int) -> np.int64:
     """One int64 word holding an entry's fields."""
     s = min(max(score, -_SCORE_OFFSET + 1), _SCORE_OFFSET - 1) + _SCORE_OFFSET
