@@ -9,7 +9,11 @@
 
 from __future__ import annotations
 
-from bitflip.core.board import (
+from bitflip._kernel_cache import drop_stale_kernel_caches
+
+drop_stale_kernel_caches()
+
+from bitflip.core.board import (  # noqa: E402 (the cache check must run before kernels load)
     BLACK,
     WHITE,
     Board,
@@ -20,7 +24,7 @@ from bitflip.core.board import (
     Move,
     Outcome,
 )
-from bitflip.core.geometry import PASS, geometry
+from bitflip.core.geometry import PASS, geometry  # noqa: E402
 
 __version__ = "0.1.0"
 

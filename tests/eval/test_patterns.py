@@ -61,3 +61,31 @@ def test_folded_equals_raw_and_symmetric() -> None:
         for sym in range(1, 8):
             q, r = np.uint64(transform(p, sym, 8)), np.uint64(transform(o, sym, 8))
             assert patterns_score(q, r, MASK, w) == pytest.approx(s)
+
+
+def test_gathered_indices_match_square_by_square_on_any_board() -> None:
+    # Arbitrary disjoint bitboards (not only game positions) reach every run and diagonal.
+    rng = np.random.default_rng(11)
+    raw = rng.normal(size=(1, LAYOUT.raw_stride))
+    w = flat_vector(raw, phase_map(1))
+    for _ in range(300):
+        cells = rng.integers(0, 3, size=64)
+        p = np.uint64(sum(1 << s for s in range(64) if cells[s] == 1))
+        o = np.uint64(sum(1 << s for s in range(64) if cells[s] == 2))
+        assert patterns_score(p, o, MASK, w) == pytest.approx(raw_score(p, o, MASK, raw, 0))
+
+
+def test_generated_pattern_kernel_is_up_to_date() -> None:
+    from bitflip.eval import pattern_codegen
+
+    assert pattern_codegen.TARGET.read_text() == pattern_codegen.formatted_source(), (
+        "eval/_pattern_sum.py is stale: run python -m bitflip.eval.pattern_codegen"
+    )
+
+
+def test_segments_cover_every_pattern_square_once() -> None:
+    from bitflip.eval.pattern_codegen import segments
+
+    for name, squares in PATTERNS:
+        covered = [s for mask, _, _, _ in segments(squares) for s in range(64) if mask >> s & 1]
+        assert sorted(covered) == sorted(squares), name

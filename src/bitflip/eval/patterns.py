@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from bitflip.core.bitboard import legal_moves, popcount, transform
+from bitflip.eval._pattern_sum import instances_sum
 
 # Squares are 8 * row + col, a1 = 0 (row 1 at the top).
 PATTERNS: tuple[tuple[str, tuple[int, ...]], ...] = (
@@ -87,6 +88,10 @@ class PatternLayout:
     inst_len: np.ndarray
     inst_offset: np.ndarray
     """Folded table offset (within a phase block) of each kept instance."""
+    inst_pattern: np.ndarray
+    """Pattern of each kept instance."""
+    inst_sym: np.ndarray
+    """Symmetry that maps the pattern's listed squares onto the kept instance's squares."""
     folded_stride: int
     fold_plan: tuple[tuple[int, int, int, tuple[np.ndarray, ...]], ...]
     """(pattern, raw offset, folded offset, remaps): folded = sum of raw[remap] over remaps."""
@@ -106,6 +111,8 @@ def _build_layout() -> PatternLayout:
     i_sq: list[list[int]] = []
     i_len: list[int] = []
     i_off: list[int] = []
+    i_pat: list[int] = []
+    i_sym: list[int] = []
     plan: list[tuple[int, int, int, tuple[np.ndarray, ...]]] = []
     folded = 0
     for pi, (_, sqs) in enumerate(PATTERNS):
@@ -116,11 +123,15 @@ def _build_layout() -> PatternLayout:
             o_len.append(n)
             o_off.append(EXTRA + raw_offsets[pi])
         groups: dict[frozenset[int], list[list[int]]] = {}
-        for order in orders:
+        first_sym: dict[frozenset[int], int] = {}
+        for sym, order in enumerate(orders):
             groups.setdefault(frozenset(order), []).append(order)
+            first_sym.setdefault(frozenset(order), sym)
         tables: dict[tuple[tuple[int, ...], ...], int] = {}
-        for members in groups.values():
+        for square_set, members in groups.items():
             kept = members[0]
+            i_pat.append(pi)
+            i_sym.append(first_sym[square_set])
             perms = tuple(sorted(tuple(kept.index(s) for s in m) for m in members))
             if perms not in tables:
                 tables[perms] = EXTRA + folded
@@ -139,6 +150,8 @@ def _build_layout() -> PatternLayout:
         np.array(i_sq, dtype=np.int64),
         np.array(i_len, dtype=np.int64),
         np.array(i_off, dtype=np.int64),
+        np.array(i_pat, dtype=np.int64),
+        np.array(i_sym, dtype=np.int64),
         EXTRA + folded,
         tuple(plan),
     )
@@ -178,7 +191,7 @@ def orientation_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
         out[j] = ORIENT_OFFSET[j] + pattern_index(p, o, ORIENT_SQUARES[j], ORIENT_LEN[j])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def patterns_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> float:
     """The pattern evaluation in discs, from the flat vector ``w`` (see the module doc)."""
     empties = popcount(mask & ~(p | o))
@@ -186,10 +199,7 @@ def patterns_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -
     stride = int(w[MAX_EMPTIES + 1])
     base = HEADER + phase * stride
     mob = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
-    s = w[base] + w[base + 1] * mob
-    for i in range(INST_LEN.shape[0]):
-        s += w[base + INST_OFFSET[i] + pattern_index(p, o, INST_SQUARES[i], INST_LEN[i])]
-    return float(s)
+    return float(w[base] + w[base + 1] * mob + instances_sum(p, o, w, base))
 
 
 def fold_weights(raw: np.ndarray) -> np.ndarray:

@@ -1,0 +1,45 @@
+"""Drop numba's on-disk kernel caches when any module they compile in has changed.
+
+numba keys a cached kernel by its own source file only: when a function it inlines changes in
+another module (an evaluation, a bitboard kernel), the stale machine code would still be loaded,
+silently, after an edit or an upgrade. On import we fingerprint every module that kernels
+compile in and, when that changed, delete the package's cached kernels so they recompile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from pathlib import Path
+
+KERNEL_PACKAGES = ("core", "eval", "search", "formats", "envs", "learn", "nn")
+"""Subpackages whose modules numba kernels are compiled from (or inline constants of)."""
+
+
+def drop_stale_kernel_caches(root: Path | None = None) -> bool:
+    """Delete the cached kernels under ``root`` (the package) if its kernel sources changed.
+
+    Returns True when caches were dropped. Never raises: a read-only install keeps its cache.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR") or os.environ.get("NUMBA_DISABLE_JIT"):
+        return False
+    root = root or Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for pkg in KERNEL_PACKAGES:
+        for f in sorted((root / pkg).rglob("*.py")):
+            with contextlib.suppress(OSError):
+                st = f.stat()
+                h.update(f"{f.relative_to(root)}:{st.st_size}:{st.st_mtime_ns};".encode())
+    stamp = root / "__pycache__" / "bitflip-kernel-deps.txt"
+    digest = h.hexdigest()
+    with contextlib.suppress(OSError):
+        if stamp.is_file() and stamp.read_text() == digest:
+            return False
+        for f in [*root.rglob("*.nbi"), *root.rglob("*.nbc")]:
+            with contextlib.suppress(OSError):
+                f.unlink()
+        stamp.parent.mkdir(exist_ok=True)
+        stamp.write_text(digest)
+        return True
+    return False
