@@ -59,6 +59,16 @@ def test_endgame_is_solved_exactly(engine: Engine) -> None:
     assert hints[0].exact and hints[0].score == r.score
 
 
+def test_a_depth_reaching_the_end_solves_at_once(engine: Engine) -> None:
+    # As `set depth 60` in NBoard: an exact solve, not midgame iterations up to the end first.
+    b = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")
+    engine.set_position(b)
+    infos: list[SearchInfo] = []
+    r = engine.go(Limit(depth=60), on_info=infos.append)
+    assert r.exact and r.depth == bin(b.empty).count("1")
+    assert all(i.depth <= 6 for i in infos if not i.exact)  # only the short ordering search
+
+
 def test_hint_ranks_the_best_moves(engine: Engine) -> None:
     b = Board()
     b.push("f5")

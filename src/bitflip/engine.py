@@ -125,9 +125,16 @@ class Engine:
             soft = tb.soft if soft is None else min(soft, tb.soft)
             hard = tb.hard if hard is None else min(hard, tb.hard)
         timed = soft is not None or limit.nodes is not None
+        empties = bin(b.empty).count("1")
+        if limit.depth is not None and limit.depth >= empties:
+            exact = empties  # a depth reaching the end is an exact solve, not 60 midgame plies
+        elif limit.depth is not None and not timed:
+            exact = 0
+        else:
+            exact = spec.endgame_depth
         return SearchPlan(
             max_depth=limit.depth if limit.depth is not None else 60,
-            exact_empties=0 if limit.depth is not None and not timed else spec.endgame_depth,
+            exact_empties=exact,
             selectivity=spec.probcut_t if limit.depth is None else 0,
             nodes=limit.nodes,
             hard_time=hard,
