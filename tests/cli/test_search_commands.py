@@ -22,6 +22,10 @@ def test_solve_checks_the_annotation(tmp_path, capsys, shared_data) -> None:  # 
     out = capsys.readouterr().out
     assert "g8    +18    +18" in out and "2/2 match the annotation" in out
     assert main(["solve", str(f), "--wld"]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(f), "--skip", "1"]) == 0  # only the second, numbered 2
+    out = capsys.readouterr().out
+    assert "\n  2 " in out and "\n  1 " not in out and "1/1 match" in out
 
 
 def test_solve_errors(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -31,6 +35,7 @@ def test_solve_errors(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert "bad.obf:1" in one_line_error(capsys, ["solve", str(bad)], "solve")
     bad.write_text("-" * 27 + "OX------XO" + "-" * 27 + " X; D3:x\n")
     assert "not an integer" in one_line_error(capsys, ["solve", str(bad)], "solve")
+    assert "--skip" in one_line_error(capsys, ["solve", str(bad), "--skip", "-1"], "solve")
 
 
 def test_bench_prints_the_signature(capsys) -> None:  # type: ignore[no-untyped-def]

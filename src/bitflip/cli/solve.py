@@ -16,6 +16,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("file", help="an .obf file")
     p.add_argument("--wld", action="store_true", help="prove only win, loss or draw")
     p.add_argument("--first", type=int, default=None, help="solve only the first N positions")
+    p.add_argument(
+        "--skip", type=int, default=0, help="skip the first N positions (with --first: a range)"
+    )
     p.add_argument("--tt-mb", type=int, default=256, help="transposition table size (MB)")
     p.set_defaults(func=run)
 
@@ -27,8 +30,11 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.formats import obf
     from bitflip.search.driver import Searcher, SearchPlan
 
+    if args.skip < 0 or (args.first is not None and args.first < 0):
+        raise ValueError("--skip and --first take a number of positions, 0 or more")
     path = Path(args.file)
     positions = obf.loads(path.read_text(), path=args.file)
+    positions = positions[args.skip :]
     if args.first is not None:
         positions = positions[: args.first]
     if not positions:
@@ -41,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
         f"{'#':>3} {'empties':>7} {'move':>4} {'score':>6} {'expect':>6} "
         f"{'nodes':>12} {'time':>8} {'Mn/s':>6}  ok"
     )
-    for k, pos in enumerate(positions, 1):
+    for k, pos in enumerate(positions, args.skip + 1):
         board = pos.board
         if searcher is None:
             searcher = Searcher(load_engine_evaluation("default", board.size), tt_mb=args.tt_mb)
