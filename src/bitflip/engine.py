@@ -69,6 +69,8 @@ class Engine:
     ) -> None:
         level_spec(level)
         self.level = level
+        self.contempt = 0
+        """How much worse than 0 a draw is for the engine, in centidiscs (NBoard's unit)."""
         self.size = size
         self.evaluation = load_engine_evaluation(evaluation, size)
         from bitflip.search.probcut import load_table
@@ -116,6 +118,7 @@ class Engine:
                 exact_empties=spec.endgame_depth,
                 selectivity=spec.probcut_t,
                 multipv=multipv,
+                contempt=self.contempt,
             )
         soft = hard = limit.time
         if limit.clocks is not None:
@@ -140,6 +143,7 @@ class Engine:
             hard_time=hard,
             soft_time=soft,
             multipv=multipv,
+            contempt=self.contempt,
         )
 
     def go(
@@ -191,7 +195,11 @@ class Engine:
         board = self._board.copy()
         if board.is_game_over():
             return
-        plan = SearchPlan(max_depth=60, exact_empties=level_spec(self.level).endgame_depth)
+        plan = SearchPlan(
+            max_depth=60,
+            exact_empties=level_spec(self.level).endgame_depth,
+            contempt=self.contempt,
+        )
 
         def work() -> None:
             with contextlib.suppress(ValueError):

@@ -21,6 +21,7 @@ class RecordingEngine:
         self.block = block
         self.fail = fail
         self.stopped = threading.Event()
+        self.contempt = 0
 
     def set_position(self, board: Board) -> None:
         self.calls.append(("set_position", board.obf()))
@@ -98,6 +99,13 @@ def test_depth_at_or_above_empties_is_an_exact_solve() -> None:
     assert server.limit() == Limit(depth=6)
     server.handle("set depth 5")
     assert server.limit() == Limit(depth=5)
+
+
+def test_contempt_reaches_the_engine() -> None:
+    engine = RecordingEngine()
+    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)  # type: ignore[arg-type]
+    server.handle("set contempt 50")
+    assert engine.contempt == 50
 
 
 def test_hint_lines() -> None:

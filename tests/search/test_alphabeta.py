@@ -122,3 +122,33 @@ def test_node_limit_stops_the_search(searchers: tuple[Searcher, Searcher]) -> No
     r, _ = s.search(p, o, b.geometry.mask, SearchPlan(max_depth=30, nodes=5000))
     assert r.depth < 30 and r.move in b.legal_moves
     assert r.nodes <= 5001
+
+
+# A finished game with two empty squares no one can play and 31 discs each: a draw.
+DRAWN = (0x0F0F070F0F0F0F0F, 0xE0F0F0F0F0F0F0F0)
+
+
+def test_contempt_makes_a_draw_worse_for_the_root_side_only(
+    searchers: tuple[Searcher, Searcher],
+) -> None:
+    from bitflip.search.alphabeta import CONTEMPT, INF
+    from bitflip.search.endgame import MAX_NODES, NODES, STOP
+
+    ctx = searchers[0].ctx
+    ctx.ctl[[NODES, STOP]] = 0  # earlier tests may have left a stop or a node budget
+    ctx.ctl[MAX_NODES] = 1 << 62
+    full = (1 << 64) - 1
+    assert ctx.midgame(*DRAWN, full, 1, -INF, INF) == 0
+    ctx.ctl[CONTEMPT] = 30
+    try:
+        assert ctx.midgame(*DRAWN, full, 1, -INF, INF) == -30  # the root side to move
+        assert ctx.midgame(*DRAWN, full, 1, -INF, INF, ply=1) == 30  # its opponent to move
+    finally:
+        ctx.ctl[CONTEMPT] = 0
+    # The plan carries it into the search.
+    big = searchers[0]
+    b = Board()
+    big.search(*b.side_bitboards(), b.geometry.mask, SearchPlan(max_depth=2, contempt=30))
+    assert ctx.ctl[CONTEMPT] == 30
+    big.search(*b.side_bitboards(), b.geometry.mask, SearchPlan(max_depth=2))
+    assert ctx.ctl[CONTEMPT] == 0

@@ -8,7 +8,7 @@ stdin and one reply per line on stdout:
 ``set depth N``        search depth; ``N`` at or above the number of empties means an exact
                        solve, as in Edax (before any ``set depth``, the engine's level rules)
 ``set game GGF``       the position at the end of a GGF game record (its moves included)
-``set contempt N``     accepted (noted on stderr): our search scores every draw as 0
+``set contempt N``     a draw is N centidiscs worse than 0 for the engine (midgame search)
 ``move f5/eval/time``  play a move on the current position (``/eval/time`` optional; a bare
                        ``f5`` line, as NBoard 1.1 sends, also works)
 ``hint N``             ``search <move> <eval> 0 <depth>`` for the N best moves, between a
@@ -46,6 +46,9 @@ PROTOCOL_VERSIONS = ("1", "2")
 
 class SearchEngine(Protocol):
     """What the protocol needs of an engine (:class:`bitflip.engine.Engine` provides it)."""
+
+    contempt: int
+    """Centidiscs a draw is worse than 0 for the engine."""
 
     def set_position(self, board: Board) -> None: ...
 
@@ -265,8 +268,7 @@ class NBoardServer:
                 self.contempt = float(value)
             except ValueError:
                 raise ValueError(f"contempt must be a number, not {value!r}") from None
-            if self.contempt != 0:
-                self.warn(f"contempt {value} noted, but our search scores every draw as 0")
+            self.engine.contempt = round(self.contempt)
         else:
             self.warn(f"unknown option 'set {what}': ignored")
 

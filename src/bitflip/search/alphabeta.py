@@ -46,6 +46,9 @@ MAX_PLY = 128
 
 MPC_T = 4
 """Index in the control array of the Multi-ProbCut confidence t, in hundredths (0: off)."""
+CONTEMPT = 5
+"""Index in the control array of the contempt: a drawn end is worth minus this (eval units)
+to the side to move at the root, and plus this to its opponent."""
 
 SORT_SEARCH_DEPTH = 4
 """From this remaining depth on, children are ordered by a shallow search, not a static score."""
@@ -109,7 +112,10 @@ def pvs_kernel(
     moves = legal_moves(p, o, mask)
     if moves == 0:
         if legal_moves(o, p, mask) == 0:
-            return int(final_score(p, o, mask) * EVAL_SCALE)
+            s = final_score(p, o, mask)
+            if s == 0:
+                return int(-ctl[CONTEMPT] if ply % 2 == 0 else ctl[CONTEMPT])
+            return int(s * EVAL_SCALE)
         return -pvs_kernel(
             o,
             p,
@@ -341,8 +347,14 @@ class SearchContext:
     scores: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY, 64), dtype=np.int64))
     eg_buffers: SolverBuffers = field(default_factory=SolverBuffers.allocate)
 
-    def midgame(self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int) -> int:
-        """PVS value of a position (eval units); meaningless if ``ctl[STOP]`` got set."""
+    def midgame(
+        self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int, ply: int = 0
+    ) -> int:
+        """PVS value of a position (eval units); meaningless if ``ctl[STOP]`` got set.
+
+        ``ply`` counts the moves since the root (odd: the root's opponent is to move), which
+        tells the contempt whose draw it is.
+        """
         return int(
             pvs_kernel(
                 np.uint64(p),
@@ -351,7 +363,7 @@ class SearchContext:
                 depth,
                 alpha,
                 beta,
-                0,
+                ply,
                 self.kind,
                 self.weights,
                 self.tt.keys,

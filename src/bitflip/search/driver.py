@@ -20,7 +20,7 @@ import numpy as np
 from bitflip.core.bitboard import legal_moves
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
-from bitflip.search.alphabeta import INF, MPC_T, SearchContext, child
+from bitflip.search.alphabeta import CONTEMPT, INF, MPC_T, SearchContext, child
 from bitflip.search.endgame import MAX_NODES, NODES, STOP, final_score, new_control
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
@@ -48,6 +48,9 @@ class SearchPlan:
     """Seconds after which no new iteration starts (predicted from the last ones)."""
     multipv: bool = False
     """Score every root move exactly (for hints) instead of only the best one."""
+    contempt: int = 0
+    """Eval units a draw is worse than 0 for the side to move (midgame search only: exact
+    scores on 8x8 are even disc counts, so contempt below 2 discs could not change a solve)."""
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,7 @@ class Searcher:
         ctl[MAX_NODES] = plan.nodes if plan.nodes is not None else np.iinfo(np.int64).max
         ctl[STOP] = 0
         ctl[MPC_T] = plan.selectivity if ctx.mpc.shape[0] > 1 else 0
+        ctl[CONTEMPT] = plan.contempt
         ctx.tt.new_search()
         ctx.eg_tt.new_search()
         ctl[3] = ctx.tt.generation
@@ -279,7 +283,7 @@ class Searcher:
         ctl = ctx.ctl
 
         def search(a: int, b: int, c: int, d: int) -> int:
-            return ctx.midgame(a, b, mask, depth - 1, c, d)
+            return ctx.midgame(a, b, mask, depth - 1, c, d, ply=1)  # a root move's child
 
         if plan.multipv or last is None or depth <= 2:
             alpha, beta = -INF, INF
