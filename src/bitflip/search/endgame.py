@@ -50,7 +50,7 @@ def new_control(max_nodes: int | None = None, generation: int = 1) -> np.ndarray
 
 SMALL_EMPTIES = 6
 """At and below this many empties the solver walks the empty squares without move lists."""
-TT_EMPTIES = 9
+TT_EMPTIES = 8
 """From this many empties the solver uses its transposition table."""
 INF = 1000
 
