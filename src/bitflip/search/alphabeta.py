@@ -62,7 +62,7 @@ def _sort_depth(depth: int) -> int:
 
 PVS_SIG = (
     "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, float64[::1],"
-    " uint64[::1], int64[::1], int64[:, ::1], int64[:, ::1], uint64[::1], int64[::1],"
+    " uint64[:], int64[:], int64[:, ::1], int64[:, ::1], uint64[:], int64[:],"
     " int64[:, ::1], int64[:, ::1], float64[:, ::1], int64[::1])"
 )
 """One explicit signature: numba's cache of a recursive function is reliable only with one."""

@@ -170,7 +170,7 @@ def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
 
 _SMALL_SIG = "int64(uint64, uint64, int64, int64, uint64, uint64, int64, int64[::1])"
 SOLVE_SIG = (
-    "int64(uint64, uint64, int64, int64, uint64, uint64[::1], int64[::1], int64[:, ::1],"
+    "int64(uint64, uint64, int64, int64, uint64, uint64[:], int64[:], int64[:, ::1],"
     " int64[:, ::1], int64[::1], int64, float64[::1])"
 )
 """Explicit signatures: numba's cache of a recursive function is reliable only with one."""
