@@ -149,15 +149,31 @@ def final_score(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     return 0
 
 
+def _neighbours() -> np.ndarray:
+    out = np.zeros(64, dtype=np.uint64)
+    for sq in range(64):
+        r, c = divmod(sq, 8)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                if (dr or dc) and 0 <= r + dr < 8 and 0 <= c + dc < 8:
+                    out[sq] |= np.uint64(1 << (8 * (r + dr) + c + dc))
+    return out
+
+
+NEIGHBOURS = _neighbours()
+"""The squares around each square: a move there flips nothing unless one holds an opponent."""
+
+
 @njit(cache=True, nogil=True)
 def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
     # One empty square left: whoever can play it does (the side to move first).
     pc = popcount(p)
     oc = popcount(o)
-    n = popcount(flips(p, o, sq))
+    around = NEIGHBOURS[sq]
+    n = popcount(flips(p, o, sq)) if around & o else 0
     if n > 0:
         return int(pc - oc + 2 * n + 1)
-    n = popcount(flips(o, p, sq))
+    n = popcount(flips(o, p, sq)) if around & p else 0
     if n > 0:
         return int(pc - oc - 2 * n - 1)
     diff = pc - oc
@@ -196,6 +212,8 @@ def _small(
         while rem:
             sq = int(lowest_square(rem))
             rem &= rem - U1
+            if NEIGHBOURS[sq] & o == 0:
+                continue
             f = flips(p, o, sq)
             if f == 0:
                 continue
