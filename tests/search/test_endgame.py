@@ -152,3 +152,20 @@ def test_stop_flag_makes_the_solver_return(searcher: Searcher) -> None:
     p, o = b.side_bitboards()
     ctx.endgame(p, o, b.geometry.mask, -64, 64)
     assert ctx.ctl[0] <= 1  # returned at the first node
+
+
+def test_full_lines_by_doubling_match_the_line_list() -> None:
+    from bitflip.search import endgame as eg
+
+    rng = np.random.default_rng(4)
+    steps = (np.uint64(1), np.uint64(8), np.uint64(9), np.uint64(7))
+    edges = (eg._EDGES_1, eg._EDGES_8, eg._EDGES_9, eg._EDGES_7)
+    for _ in range(500):
+        filled = np.uint64(int(rng.integers(0, 2**63)) | int(rng.integers(0, 2)) << 63)
+        filled |= np.uint64(int(rng.integers(0, 2**63))) if rng.random() < 0.5 else np.uint64(0)
+        for axis in range(4):
+            want = 0
+            for line in eg.LINES[axis]:
+                if line and int(filled) & int(line) == int(line):
+                    want |= int(line)
+            assert int(eg._full_along(filled, steps[axis], edges[axis])) == want, axis

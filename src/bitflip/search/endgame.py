@@ -97,6 +97,43 @@ def _lines() -> np.ndarray:
 
 
 LINES = _lines()
+"""Every line by axis (row, column, a1-h8 diagonal, h1-a8 diagonal); tests check against it."""
+
+
+def _ray_edges(step: int) -> np.ndarray:
+    # EDGES[0, k]: squares 2**k or fewer steps from the edge going down the axis (s - step);
+    # EDGES[1, k]: the same going up (s + step). dr, dc of one step up for each axis step.
+    dr, dc = {1: (0, 1), 8: (1, 0), 9: (1, 1), 7: (1, -1)}[step]
+    out = np.zeros((2, 3), dtype=np.uint64)
+    for k in range(3):
+        n = 1 << k
+        for sq in range(64):
+            r, c = divmod(sq, 8)
+            if not (0 <= r - n * dr < 8 and 0 <= c - n * dc < 8):
+                out[0, k] |= np.uint64(1 << sq)
+            if not (0 <= r + n * dr < 8 and 0 <= c + n * dc < 8):
+                out[1, k] |= np.uint64(1 << sq)
+    return out
+
+
+_EDGES_1 = _ray_edges(1)
+_EDGES_8 = _ray_edges(8)
+_EDGES_9 = _ray_edges(9)
+_EDGES_7 = _ray_edges(7)
+
+
+@njit(cache=True, nogil=True)
+def _full_along(filled: np.uint64, step: np.uint64, edges: np.ndarray) -> np.uint64:
+    # Squares whose whole line along one axis is filled, by doubling: after round k a square
+    # knows that the 2**k squares on each side (or up to the edge) are filled.
+    down = filled
+    up = filled
+    shift = step
+    for k in range(3):
+        down &= (down << shift) | edges[0, k]
+        up &= (up >> shift) | edges[1, k]
+        shift = shift + shift
+    return down & up
 
 
 @njit(cache=True, nogil=True)
@@ -108,23 +145,19 @@ def stable_discs(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.uint64:
     count as off the board.
     """
     filled = p | o | ~mask
-    full = np.zeros(4, dtype=np.uint64)
-    for axis in range(4):
-        f = np.uint64(0)
-        for k in range(15):
-            line = LINES[axis, k]
-            if line != 0 and (filled & line) == line:
-                f |= line
-        full[axis] = f
+    full_h = _full_along(filled, _S1, _EDGES_1)
+    full_v = _full_along(filled, _S8, _EDGES_8)
+    full_d1 = _full_along(filled, _S9, _EDGES_9)
+    full_d7 = _full_along(filled, _S7, _EDGES_7)
     wall = ~mask
     stable = np.uint64(0)
     while True:
         b = stable | wall
-        h = full[0] | ((b << _S1) & _NOT_A) | _COL_A | ((b >> _S1) & _NOT_H) | _COL_H
-        v = full[1] | (b << _S8) | _ROW_1 | (b >> _S8) | _ROW_8
-        d1 = full[2] | ((b << _S9) & _NOT_A) | _COL_A | _ROW_1
+        h = full_h | ((b << _S1) & _NOT_A) | _COL_A | ((b >> _S1) & _NOT_H) | _COL_H
+        v = full_v | (b << _S8) | _ROW_1 | (b >> _S8) | _ROW_8
+        d1 = full_d1 | ((b << _S9) & _NOT_A) | _COL_A | _ROW_1
         d1 |= ((b >> _S9) & _NOT_H) | _COL_H | _ROW_8
-        d7 = full[3] | ((b << _S7) & _NOT_H) | _COL_H | _ROW_1
+        d7 = full_d7 | ((b << _S7) & _NOT_H) | _COL_H | _ROW_1
         d7 |= ((b >> _S7) & _NOT_A) | _COL_A | _ROW_8
         new = p & h & v & d1 & d7
         if new == stable:
