@@ -18,21 +18,19 @@ from bitflip.core import bitboard as bb  # noqa: E402
 from bitflip.core.board import Board  # noqa: E402
 from bitflip.learn import alphazero as az  # noqa: E402
 from bitflip.learn.az_config import config_from_dict  # noqa: E402
-from bitflip.nn.alphazero import (  # noqa: E402
-    AZNet,
-    AZNetConfig,
+from bitflip.nn.alphazero import AZNet, AZNetConfig, action_squares, augment, encode  # noqa: E402
+from bitflip.nn.checkpoint import (  # noqa: E402
     CheckpointError,
-    action_squares,
-    augment,
-    encode,
-    load_net,
-    save_net,
+    convert_legacy_az,
+    load_az_net,
+    load_model,
+    save_model,
 )
 from bitflip.nn.evaluator import NetEvaluator  # noqa: E402
 from bitflip.search.mcts.games import MatchResult  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "data"
-SHIPPED_6X6 = DATA / "az-ae51a04bfa95.pt"
+SHIPPED_6X6 = DATA / "az-049e93023567.pt"
 
 
 def tiny(tmp_path: Path, **run: object) -> az.RunConfig:
@@ -89,21 +87,76 @@ def test_augment_moves_policy_with_the_board() -> None:
         assert lm >> int(moved) & 1
 
 
-def test_net_files_round_trip_and_refuse_damage(tmp_path: Path) -> None:
-    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8))
-    path = save_net(net, tmp_path, lineage={"generation": 3})
+def test_net_files_are_model_files_and_refuse_damage(tmp_path: Path) -> None:
+    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)).eval()
+    path = save_model(net, tmp_path, lineage={"generation": 3})
     assert path.name.startswith("az-") and path.suffix == ".pt"
-    loaded = load_net(path)
-    assert loaded.lineage["generation"] == 3 and loaded.net.config == net.config
+    loaded = load_model(path)
+    assert loaded.lineage["generation"] == 3 and loaded.config == net.config
+    assert loaded.config.kind == "az" and isinstance(loaded.model, AZNet)
+    b = Board(size=6)
+    p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
+    planes, legal = (torch.from_numpy(a) for a in encode(p, o, 6))
+    assert torch.allclose(load_az_net(path)(planes, legal)[1], net(planes, legal)[1])
+    tagged = save_model(net, tmp_path, tag="6x6")
+    assert tagged.name.startswith("az-6x6-") and load_az_net(tagged).config == net.config
     data = bytearray(path.read_bytes())
     data[-10] ^= 0xFF
     path.write_bytes(bytes(data))
     with pytest.raises(CheckpointError, match="hash"):
-        load_net(path)
+        load_az_net(path)
     bad = tmp_path / "other.pt"
     bad.write_bytes(b"not a net")
     with pytest.raises(CheckpointError, match="other.pt"):
-        load_net(bad)
+        load_az_net(bad)
+    with pytest.raises(ValueError, match="tag"):
+        save_model(net, tmp_path, tag="Big Net")
+
+
+def test_corrupt_net_file_is_one_clear_line_everywhere(tmp_path: Path) -> None:
+    good = save_model(AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)), tmp_path)
+    bad = tmp_path / "az-000000000000.pt"
+    bad.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 2])  # truncated copy
+    with pytest.raises(CheckpointError, match="hash") as err:
+        make_agent(f"mcts:net={bad},sims=2")
+    assert str(bad) in str(err.value) and "\n" not in str(err.value)
+    cut = tmp_path / "cut.pt"  # no hash in the name: the reader itself must notice
+    cut.write_bytes(bad.read_bytes())
+    with pytest.raises(CheckpointError, match="not a readable network file") as err:
+        NetEvaluator.from_file(cut, "cpu")
+    assert "\n" not in str(err.value)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bitflip.cli.main", "arena", f"mcts:net={cut},sims=2", "random",
+         "--size", "6", "--games", "2", "--workers", "1"],
+        env={"PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "cut.pt" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_value_net_is_refused_where_an_az_net_is_needed(tmp_path: Path) -> None:
+    from bitflip.nn.models import ValueNet, ValueNetConfig
+
+    path = save_model(ValueNet(ValueNetConfig(conv_channels=(4,), dense=(8,))), tmp_path)
+    with pytest.raises(CheckpointError, match="a value network, not an AlphaZero"):
+        load_az_net(path)
+
+
+def test_legacy_az_files_are_named_and_converted(tmp_path: Path) -> None:
+    from dataclasses import asdict
+
+    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)).eval()
+    old = tmp_path / "old.pt"
+    torch.save({"format": "bitflip-az-net", "format_version": 1, "config": asdict(net.config),
+                "lineage": {"generation": 2}, "metrics": {"value_loss": 0.5},
+                "state_dict": net.state_dict()}, old)  # fmt: skip
+    with pytest.raises(CheckpointError, match="retired"):
+        load_model(old)
+    new = convert_legacy_az(old, tmp_path / "out")
+    loaded = load_model(new)
+    assert loaded.lineage == {"generation": 2, "converted_from": "old.pt"}
+    assert loaded.metrics == {"value_loss": 0.5} and loaded.config == net.config
 
 
 def test_gating_rules() -> None:
@@ -189,6 +242,12 @@ def test_shipped_6x6_net_plays_and_beats_random() -> None:
     agent = make_agent(f"mcts:net={SHIPPED_6X6},sims=30", seed=0)
     b = Board(size=6)
     assert agent.select_move(b) in b.legal_moves
+    from bitflip.nn.agents import shipped_az_net
+
+    assert shipped_az_net(6) == SHIPPED_6X6
+    assert make_agent("mcts:net=builtin,size=6,sims=8", seed=0).select_move(b) in b.legal_moves
+    with pytest.raises(FileNotFoundError, match="4x4"):
+        shipped_az_net(4)
     from bitflip.search.mcts import BatchedMCTS, MCTSConfig
     from bitflip.search.mcts.games import play_match
 

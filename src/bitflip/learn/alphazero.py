@@ -27,7 +27,8 @@ import torch
 import torch.nn.functional as F
 
 from bitflip.learn.az_config import RunConfig
-from bitflip.nn.alphazero import AZNet, action_squares, augment, encode, load_net, save_net
+from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
+from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.evaluator import NetEvaluator, pick_device
 from bitflip.search.mcts import BatchedMCTS
 from bitflip.search.mcts.games import GameBatch, MatchResult, play_games, play_match
@@ -98,7 +99,7 @@ def initial_net(cfg: RunConfig, run: RunDir) -> Path:
     if gens:
         return run.best_net()
     torch.manual_seed(cfg.seed)
-    path = save_net(AZNet(cfg.net), run.accepted, lineage={"generation": 0, "parent": None})
+    path = save_model(AZNet(cfg.net), run.accepted, lineage={"generation": 0, "parent": None})
     _write_json(run.accepted / "0000.json", {"net": path.name, "iteration": -1})
     return path
 
@@ -288,7 +289,7 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
     parent = run.candidate(iteration - 1) if iteration > 0 else None
     if parent is None or not parent.exists():
         parent = run.best_net()
-    net = load_net(parent, device).net
+    net = load_az_net(parent, device)
     first = max(0, iteration - cfg.train.window + 1)
     paths = [
         p
@@ -305,7 +306,7 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
     losses = train_net(net, data, cfg, device, rng, log)
     lineage = {"iteration": iteration, "parent": parent.name, "positions": len(data),
                "shards": [p.name for p in paths], "config": asdict(cfg)}  # fmt: skip
-    path = save_net(net, run.checkpoints, lineage=lineage, metrics=losses)
+    path = save_model(net, run.checkpoints, lineage=lineage, metrics=losses)
     _write_json(run.checkpoints / f"it{iteration:04d}.json", {"net": path.name, **losses})
     return path
 
@@ -341,8 +342,8 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
         device = pick_device(cfg.device)
         mcfg = cfg.mcts if cfg.gate.sims <= 0 else replace(cfg.mcts, sims=cfg.gate.sims)
         n = 2 * cfg.gate.pairs
-        a = BatchedMCTS(NetEvaluator(load_net(cand, device).net, device), n, mcfg)
-        b = BatchedMCTS(NetEvaluator(load_net(best, device).net, device), n, mcfg)
+        a = BatchedMCTS(NetEvaluator(load_az_net(cand, device), device), n, mcfg)
+        b = BatchedMCTS(NetEvaluator(load_az_net(best, device), device), n, mcfg)
         result = play_match(a, b, cfg.gate.pairs, opening_plies=cfg.gate.opening_plies,
                             seed=cfg.seed * 31 + iteration)  # fmt: skip
         ok = accept(result, cfg)
