@@ -266,7 +266,9 @@ def test_import_bitflip_never_imports_torch() -> None:
     subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)
 
 
-@pytest.mark.parametrize("name", ["alphazero-6x6.toml", "alphazero-8x8.toml"])
+@pytest.mark.parametrize(
+    "name", ["alphazero-6x6.toml", "alphazero-8x8.toml", "alphazero-8x8-cpu.toml"]
+)
 def test_shipped_configs_load_and_build_their_net(name: str) -> None:
     from bitflip.learn.az_config import load_config
 

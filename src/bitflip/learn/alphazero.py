@@ -50,6 +50,17 @@ def _write_json(path: Path, obj: object) -> None:
     os.replace(tmp, path)
 
 
+def _record_net(path: Path) -> str:
+    """The net file name that a generation or checkpoint record points to."""
+    try:
+        name = json.loads(path.read_text()).get("net")
+    except (json.JSONDecodeError, AttributeError):
+        name = None
+    if not isinstance(name, str):
+        raise ValueError(f"{path}: not a net record (no 'net' file name)")
+    return name
+
+
 class RunDir:
     """The directories of one run and what they say about its state."""
 
@@ -64,8 +75,7 @@ class RunDir:
         """Accepted generation records, oldest first (only those whose net file exists)."""
         out = []
         for j in sorted(self.accepted.glob("[0-9][0-9][0-9][0-9].json")):
-            net = self.accepted / json.loads(j.read_text())["net"]
-            if net.exists():
+            if (self.accepted / _record_net(j)).exists():
                 out.append(j)
         return out
 
@@ -73,17 +83,22 @@ class RunDir:
         gens = self.generations()
         if not gens:
             raise FileNotFoundError(f"{self.accepted}: no accepted net (run the loop to start one)")
-        return self.accepted / json.loads(gens[-1].read_text())["net"]
+        return self.accepted / _record_net(gens[-1])
 
     def candidate(self, iteration: int) -> Path | None:
         j = self.checkpoints / f"it{iteration:04d}.json"
         if not j.exists():
             return None
-        return self.checkpoints / json.loads(j.read_text())["net"]
+        return self.checkpoints / _record_net(j)
 
     def gated(self, iteration: int) -> dict[str, object] | None:
         j = self.gating / f"it{iteration:04d}.json"
-        return json.loads(j.read_text()) if j.exists() else None  # type: ignore[no-any-return]
+        if not j.exists():
+            return None
+        decision = json.loads(j.read_text())
+        if not isinstance(decision, dict):
+            raise ValueError(f"{j}: not a gating record")
+        return decision
 
     def iterations_done(self) -> int:
         """Iterations whose gating decision is written (the next one to run is this number)."""
@@ -265,7 +280,7 @@ def train_net(
         v_loss = F.mse_loss(v, z)
         loss = p_loss + v_loss
         opt.zero_grad(set_to_none=True)
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward untyped
         opt.step()
         v_sum += float(v_loss.detach())
         p_sum += float(p_loss.detach())

@@ -86,6 +86,8 @@ class AZNet(nn.Module):
         super().__init__()
         self.config = config
         c, s = config.channels, config.size
+        self.pol_head: nn.Module
+        self.val_head: nn.Module
         if config.residual:
             self.stem = nn.Sequential(
                 nn.Conv2d(3, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU()
@@ -179,7 +181,7 @@ def augment(
     p: np.ndarray, o: np.ndarray, policy: np.ndarray, size: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each position under a random one of the 8 symmetries; its policy (B, S*S+1) follows."""
-    syms = rng.integers(0, 8, p.shape[0])
+    syms = np.asarray(rng.integers(0, 8, p.shape[0]), np.int64)
     table = symmetry_action_table(size)
     new_policy = np.zeros_like(policy)
     rows = np.arange(p.shape[0])[:, None]
