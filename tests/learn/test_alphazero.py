@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -278,3 +279,58 @@ def test_shipped_configs_load_and_build_their_net(name: str) -> None:
     p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
     pol, val = NetEvaluator(net).evaluate(p, o)
     assert set(np.flatnonzero(pol[0])) <= set(b.legal_moves) and -1 <= val[0] <= 1
+
+
+@pytest.fixture
+def no_ray_left_running() -> Iterator[None]:
+    """Whatever a test does with Ray, no instance outlives it."""
+    yield
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        ray.shutdown()
+        pytest.fail("a Ray instance was left running")
+
+
+def _shard_format(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
+    with np.load(path, allow_pickle=False) as z:
+        return {k: (z[k].dtype.str, z[k].shape[1:]) for k in z.files}
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("no_ray_left_running")
+def test_ray_backend_writes_the_same_shards_as_local(tmp_path: Path) -> None:
+    ray = pytest.importorskip(
+        "ray", reason="ray is not installed (pip install 'bitflip[distributed]')"
+    )
+    cfg = tiny(tmp_path / "ray")
+    cfg = replace(cfg, selfplay=replace(cfg.selfplay, backend="ray", workers=1))
+    run = az.run_loop(cfg)  # one whole iteration: self-play on Ray, training, gating
+    assert not ray.is_initialized()  # the step started a local instance and stopped it
+    assert run.iterations_done() == 1 and len(run.generations()) == 2
+    shards = sorted(run.shards.glob("it0000-*.npz"))
+    assert [p.name for p in shards] == ["it0000-000.npz", "it0000-001.npz"]
+    assert not list(run.shards.glob("*.tmp*"))
+    local_cfg = tiny(tmp_path / "local")
+    local = az.RunDir(local_cfg.dir)
+    az.selfplay_step(local_cfg, local, 0)
+    local_shards = sorted(local.shards.glob("it0000-*.npz"))
+    assert [_shard_format(p) for p in shards] == [_shard_format(p) for p in local_shards]
+    from bitflip.learn.datasets import read_shard
+
+    for ray_shard, local_shard in zip(shards, local_shards, strict=True):
+        assert len(read_shard(ray_shard)) > 0
+        with np.load(ray_shard) as r, np.load(local_shard) as lo:
+            assert str(r["source"]) == str(lo["source"])  # played by the same generation-0 net
+            assert len(np.unique(r["game"])) == len(np.unique(lo["game"])) == 2
+    data = az.read_selfplay_shards(shards, 6)
+    assert np.allclose(data.policy.sum(axis=1), 1.0, atol=1e-2)
+
+
+def test_ray_backend_names_the_missing_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    cfg = tiny(tmp_path)
+    cfg = replace(cfg, selfplay=replace(cfg.selfplay, backend="ray"))
+    with pytest.raises(ValueError, match="needs Ray"):
+        az.selfplay_step(cfg, az.RunDir(cfg.dir), 0)
