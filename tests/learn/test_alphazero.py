@@ -193,6 +193,11 @@ def test_loop_writes_every_step_and_resumes(tmp_path: Path) -> None:
     shards = az.read_selfplay_shards(sorted(run.shards.glob("it*.npz")), 6)
     assert np.allclose(shards.policy.sum(axis=1), 1.0, atol=1e-2)
     assert set(np.unique(shards.value)) <= {-1.0, 0.0, 1.0}
+    from bitflip.learn.az_eval import plot_gating
+
+    assert plot_gating(run.root, tmp_path / "gating.png").stat().st_size > 1000
+    with pytest.raises(ValueError, match="no gating records"):
+        plot_gating(tmp_path / "empty", tmp_path / "none.png")
 
 
 def test_gate_recovers_after_accepting(tmp_path: Path) -> None:
