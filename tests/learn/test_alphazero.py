@@ -226,7 +226,8 @@ def test_kill_minus_9_and_resume(tmp_path: Path) -> None:
         f"a = p.parse_args(['alphazero', '--config', {str(cfg_path)!r}, '--quiet'])\n" \
         "sys.exit(a.func(a))\n"  # fmt: skip
     env_src = str(Path(__file__).resolve().parents[2] / "src")
-    proc = subprocess.Popen([sys.executable, "-c", code], env={"PYTHONPATH": env_src})
+    env = {"PYTHONPATH": env_src, "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env)
     run = az.RunDir(tmp_path / "run")
     import time
 
@@ -236,7 +237,7 @@ def test_kill_minus_9_and_resume(tmp_path: Path) -> None:
     proc.kill()  # SIGKILL
     proc.wait()
     accepted = {p.name: p.read_bytes() for p in run.accepted.glob("*")}
-    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": env_src}, check=True)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
     assert run.iterations_done() == 3
     for name, data in accepted.items():
         if not name.endswith(".tmp"):
