@@ -144,11 +144,19 @@ def _read(path: Path) -> dict[str, Any]:
         raise CheckpointError(
             f"{path}: contents do not match the hash in its name (corrupt or edited file)"
         )
+    if not data.startswith(b"PK\x03\x04"):  # torch.save writes a zip archive
+        what = "an empty file" if not data else "no zip archive: another format or damaged"
+        raise CheckpointError(f"{path}: not a readable network file ({what})")
     try:
         obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
     except Exception as exc:  # torch raises many types for a damaged zip or pickle
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise CheckpointError(f"{path}: not a readable network file ({first[:200]})") from None
+        first = first.split(". ")[0]  # torch appends advice sentences
+        if "weights_only" in first:  # torch blames its own default; the pickle is the problem
+            first = "its contents are damaged or not plain tensors and settings"
+        raise CheckpointError(
+            f"{path}: not a readable network file (truncated or damaged: {first[:160]})"
+        ) from None
     if not isinstance(obj, dict):
         raise CheckpointError(f"{path}: not a bitflip file (unexpected contents)")
     return obj
