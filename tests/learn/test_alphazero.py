@@ -340,3 +340,17 @@ def test_ray_backend_names_the_missing_package(
     cfg = replace(cfg, selfplay=replace(cfg.selfplay, backend="ray"))
     with pytest.raises(ValueError, match="needs Ray"):
         az.selfplay_step(cfg, az.RunDir(cfg.dir), 0)
+
+
+def test_shipped_8x8_net_is_a_small_model_file_and_plays() -> None:
+    from bitflip.nn.agents import shipped_az_net
+
+    path = shipped_az_net(8)
+    assert path.name.startswith("az-8x8-") and path.stat().st_size < 4_000_000
+    assert path.with_suffix(".md").exists()  # its card
+    loaded = load_model(path)
+    assert loaded.config.kind == "az" and isinstance(loaded.config, AZNetConfig)
+    assert loaded.config.size == 8 and loaded.lineage["converted_from"].startswith("az-")
+    b = Board()
+    agent = make_agent("mcts:net=builtin,sims=16", seed=0)
+    assert agent.select_move(b) in b.legal_moves
