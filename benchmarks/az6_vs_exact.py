@@ -20,7 +20,7 @@ from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
 from bitflip.learn.exact import solve_moves
 
-NET = Path(__file__).resolve().parents[1] / "src" / "bitflip" / "data" / "az-ae51a04bfa95.pt"
+NET = Path(__file__).resolve().parents[1] / "src" / "bitflip" / "data" / "az-049e93023567.pt"
 
 
 def main() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -18,21 +19,19 @@ from bitflip.core import bitboard as bb  # noqa: E402
 from bitflip.core.board import Board  # noqa: E402
 from bitflip.learn import alphazero as az  # noqa: E402
 from bitflip.learn.az_config import config_from_dict  # noqa: E402
-from bitflip.nn.alphazero import (  # noqa: E402
-    AZNet,
-    AZNetConfig,
+from bitflip.nn.alphazero import AZNet, AZNetConfig, action_squares, augment, encode  # noqa: E402
+from bitflip.nn.checkpoint import (  # noqa: E402
     CheckpointError,
-    action_squares,
-    augment,
-    encode,
-    load_net,
-    save_net,
+    convert_legacy_az,
+    load_az_net,
+    load_model,
+    save_model,
 )
 from bitflip.nn.evaluator import NetEvaluator  # noqa: E402
 from bitflip.search.mcts.games import MatchResult  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "data"
-SHIPPED_6X6 = DATA / "az-ae51a04bfa95.pt"
+SHIPPED_6X6 = DATA / "az-049e93023567.pt"
 
 
 def tiny(tmp_path: Path, **run: object) -> az.RunConfig:
@@ -89,21 +88,76 @@ def test_augment_moves_policy_with_the_board() -> None:
         assert lm >> int(moved) & 1
 
 
-def test_net_files_round_trip_and_refuse_damage(tmp_path: Path) -> None:
-    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8))
-    path = save_net(net, tmp_path, lineage={"generation": 3})
+def test_net_files_are_model_files_and_refuse_damage(tmp_path: Path) -> None:
+    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)).eval()
+    path = save_model(net, tmp_path, lineage={"generation": 3})
     assert path.name.startswith("az-") and path.suffix == ".pt"
-    loaded = load_net(path)
-    assert loaded.lineage["generation"] == 3 and loaded.net.config == net.config
+    loaded = load_model(path)
+    assert loaded.lineage["generation"] == 3 and loaded.config == net.config
+    assert loaded.config.kind == "az" and isinstance(loaded.model, AZNet)
+    b = Board(size=6)
+    p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
+    planes, legal = (torch.from_numpy(a) for a in encode(p, o, 6))
+    assert torch.allclose(load_az_net(path)(planes, legal)[1], net(planes, legal)[1])
+    tagged = save_model(net, tmp_path, tag="6x6")
+    assert tagged.name.startswith("az-6x6-") and load_az_net(tagged).config == net.config
     data = bytearray(path.read_bytes())
     data[-10] ^= 0xFF
     path.write_bytes(bytes(data))
     with pytest.raises(CheckpointError, match="hash"):
-        load_net(path)
+        load_az_net(path)
     bad = tmp_path / "other.pt"
     bad.write_bytes(b"not a net")
     with pytest.raises(CheckpointError, match="other.pt"):
-        load_net(bad)
+        load_az_net(bad)
+    with pytest.raises(ValueError, match="tag"):
+        save_model(net, tmp_path, tag="Big Net")
+
+
+def test_corrupt_net_file_is_one_clear_line_everywhere(tmp_path: Path) -> None:
+    good = save_model(AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)), tmp_path)
+    bad = tmp_path / "az-000000000000.pt"
+    bad.write_bytes(good.read_bytes()[: len(good.read_bytes()) // 2])  # truncated copy
+    with pytest.raises(CheckpointError, match="hash") as err:
+        make_agent(f"mcts:net={bad},sims=2")
+    assert str(bad) in str(err.value) and "\n" not in str(err.value)
+    cut = tmp_path / "cut.pt"  # no hash in the name: the reader itself must notice
+    cut.write_bytes(bad.read_bytes())
+    with pytest.raises(CheckpointError, match="not a readable network file") as err:
+        NetEvaluator.from_file(cut, "cpu")
+    assert "\n" not in str(err.value)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bitflip.cli.main", "arena", f"mcts:net={cut},sims=2", "random",
+         "--size", "6", "--games", "2", "--workers", "1"],
+        env={"PYTHONPATH": str(Path(__file__).resolve().parents[2] / "src")},
+        capture_output=True, text=True,
+    )  # fmt: skip
+    assert proc.returncode != 0 and "Traceback" not in proc.stderr
+    assert "cut.pt" in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_value_net_is_refused_where_an_az_net_is_needed(tmp_path: Path) -> None:
+    from bitflip.nn.models import ValueNet, ValueNetConfig
+
+    path = save_model(ValueNet(ValueNetConfig(conv_channels=(4,), dense=(8,))), tmp_path)
+    with pytest.raises(CheckpointError, match="a value network, not an AlphaZero"):
+        load_az_net(path)
+
+
+def test_legacy_az_files_are_named_and_converted(tmp_path: Path) -> None:
+    from dataclasses import asdict
+
+    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)).eval()
+    old = tmp_path / "old.pt"
+    torch.save({"format": "bitflip-az-net", "format_version": 1, "config": asdict(net.config),
+                "lineage": {"generation": 2}, "metrics": {"value_loss": 0.5},
+                "state_dict": net.state_dict()}, old)  # fmt: skip
+    with pytest.raises(CheckpointError, match="retired"):
+        load_model(old)
+    new = convert_legacy_az(old, tmp_path / "out")
+    loaded = load_model(new)
+    assert loaded.lineage == {"generation": 2, "converted_from": "old.pt"}
+    assert loaded.metrics == {"value_loss": 0.5} and loaded.config == net.config
 
 
 def test_gating_rules() -> None:
@@ -139,6 +193,11 @@ def test_loop_writes_every_step_and_resumes(tmp_path: Path) -> None:
     shards = az.read_selfplay_shards(sorted(run.shards.glob("it*.npz")), 6)
     assert np.allclose(shards.policy.sum(axis=1), 1.0, atol=1e-2)
     assert set(np.unique(shards.value)) <= {-1.0, 0.0, 1.0}
+    from bitflip.learn.az_eval import plot_gating
+
+    assert plot_gating(run.root, tmp_path / "gating.png").stat().st_size > 1000
+    with pytest.raises(ValueError, match="no gating records"):
+        plot_gating(tmp_path / "empty", tmp_path / "none.png")
 
 
 def test_gate_recovers_after_accepting(tmp_path: Path) -> None:
@@ -167,7 +226,8 @@ def test_kill_minus_9_and_resume(tmp_path: Path) -> None:
         f"a = p.parse_args(['alphazero', '--config', {str(cfg_path)!r}, '--quiet'])\n" \
         "sys.exit(a.func(a))\n"  # fmt: skip
     env_src = str(Path(__file__).resolve().parents[2] / "src")
-    proc = subprocess.Popen([sys.executable, "-c", code], env={"PYTHONPATH": env_src})
+    env = {"PYTHONPATH": env_src, "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    proc = subprocess.Popen([sys.executable, "-c", code], env=env)
     run = az.RunDir(tmp_path / "run")
     import time
 
@@ -177,7 +237,7 @@ def test_kill_minus_9_and_resume(tmp_path: Path) -> None:
     proc.kill()  # SIGKILL
     proc.wait()
     accepted = {p.name: p.read_bytes() for p in run.accepted.glob("*")}
-    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": env_src}, check=True)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True)
     assert run.iterations_done() == 3
     for name, data in accepted.items():
         if not name.endswith(".tmp"):
@@ -189,6 +249,12 @@ def test_shipped_6x6_net_plays_and_beats_random() -> None:
     agent = make_agent(f"mcts:net={SHIPPED_6X6},sims=30", seed=0)
     b = Board(size=6)
     assert agent.select_move(b) in b.legal_moves
+    from bitflip.nn.agents import shipped_az_net
+
+    assert shipped_az_net(6) == SHIPPED_6X6
+    assert make_agent("mcts:net=builtin,size=6,sims=8", seed=0).select_move(b) in b.legal_moves
+    with pytest.raises(FileNotFoundError, match="4x4"):
+        shipped_az_net(4)
     from bitflip.search.mcts import BatchedMCTS, MCTSConfig
     from bitflip.search.mcts.games import play_match
 
@@ -207,7 +273,9 @@ def test_import_bitflip_never_imports_torch() -> None:
     subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)
 
 
-@pytest.mark.parametrize("name", ["alphazero-6x6.toml", "alphazero-8x8.toml"])
+@pytest.mark.parametrize(
+    "name", ["alphazero-6x6.toml", "alphazero-8x8.toml", "alphazero-8x8-cpu.toml"]
+)
 def test_shipped_configs_load_and_build_their_net(name: str) -> None:
     from bitflip.learn.az_config import load_config
 
@@ -217,3 +285,72 @@ def test_shipped_configs_load_and_build_their_net(name: str) -> None:
     p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
     pol, val = NetEvaluator(net).evaluate(p, o)
     assert set(np.flatnonzero(pol[0])) <= set(b.legal_moves) and -1 <= val[0] <= 1
+
+
+@pytest.fixture
+def no_ray_left_running() -> Iterator[None]:
+    """Whatever a test does with Ray, no instance outlives it."""
+    yield
+    ray = sys.modules.get("ray")
+    if ray is not None and ray.is_initialized():
+        ray.shutdown()
+        pytest.fail("a Ray instance was left running")
+
+
+def _shard_format(path: Path) -> dict[str, tuple[str, tuple[int, ...]]]:
+    with np.load(path, allow_pickle=False) as z:
+        return {k: (z[k].dtype.str, z[k].shape[1:]) for k in z.files}
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("no_ray_left_running")
+def test_ray_backend_writes_the_same_shards_as_local(tmp_path: Path) -> None:
+    ray = pytest.importorskip(
+        "ray", reason="ray is not installed (pip install 'bitflip[distributed]')"
+    )
+    cfg = tiny(tmp_path / "ray")
+    cfg = replace(cfg, selfplay=replace(cfg.selfplay, backend="ray", workers=1))
+    run = az.run_loop(cfg)  # one whole iteration: self-play on Ray, training, gating
+    assert not ray.is_initialized()  # the step started a local instance and stopped it
+    assert run.iterations_done() == 1 and len(run.generations()) == 2
+    shards = sorted(run.shards.glob("it0000-*.npz"))
+    assert [p.name for p in shards] == ["it0000-000.npz", "it0000-001.npz"]
+    assert not list(run.shards.glob("*.tmp*"))
+    local_cfg = tiny(tmp_path / "local")
+    local = az.RunDir(local_cfg.dir)
+    az.selfplay_step(local_cfg, local, 0)
+    local_shards = sorted(local.shards.glob("it0000-*.npz"))
+    assert [_shard_format(p) for p in shards] == [_shard_format(p) for p in local_shards]
+    from bitflip.learn.datasets import read_shard
+
+    for ray_shard, local_shard in zip(shards, local_shards, strict=True):
+        assert len(read_shard(ray_shard)) > 0
+        with np.load(ray_shard) as r, np.load(local_shard) as lo:
+            assert str(r["source"]) == str(lo["source"])  # played by the same generation-0 net
+            assert len(np.unique(r["game"])) == len(np.unique(lo["game"])) == 2
+    data = az.read_selfplay_shards(shards, 6)
+    assert np.allclose(data.policy.sum(axis=1), 1.0, atol=1e-2)
+
+
+def test_ray_backend_names_the_missing_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray -> ImportError
+    cfg = tiny(tmp_path)
+    cfg = replace(cfg, selfplay=replace(cfg.selfplay, backend="ray"))
+    with pytest.raises(ValueError, match="needs Ray"):
+        az.selfplay_step(cfg, az.RunDir(cfg.dir), 0)
+
+
+def test_shipped_8x8_net_is_a_small_model_file_and_plays() -> None:
+    from bitflip.nn.agents import shipped_az_net
+
+    path = shipped_az_net(8)
+    assert path.name.startswith("az-8x8-") and path.stat().st_size < 4_000_000
+    assert path.with_suffix(".md").exists()  # its card
+    loaded = load_model(path)
+    assert loaded.config.kind == "az" and isinstance(loaded.config, AZNetConfig)
+    assert loaded.config.size == 8 and loaded.lineage["converted_from"].startswith("az-")
+    b = Board()
+    agent = make_agent("mcts:net=builtin,sims=16", seed=0)
+    assert agent.select_move(b) in b.legal_moves

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,29 @@ def test_training_state_round_trip(tmp_path: Path) -> None:
     save_model(net, tmp_path)
     with pytest.raises(CheckpointError, match="training state"):
         load_state(next(tmp_path.glob("policy-*.pt")))
+
+
+@pytest.mark.parametrize(
+    ("damage", "message"),
+    [
+        (lambda b: b"", "an empty file"),
+        (lambda b: b"garbage", "no zip archive"),
+        (lambda b: b[: len(b) // 2], "truncated or damaged"),
+        (lambda b: b[:-100], "truncated or damaged"),
+        (lambda b: b[:1000] + bytes([b[1000] ^ 0xFF]) + b[1001:], "truncated or damaged"),
+    ],
+    ids=["empty", "garbage", "half", "tail", "flipped-byte"],
+)
+def test_corrupt_az_file_is_one_line_naming_the_file(
+    tmp_path: Path, damage: Callable[[bytes], bytes], message: str
+) -> None:
+    from bitflip.nn.alphazero import AZNet, AZNetConfig
+    from bitflip.nn.checkpoint import load_az_net
+
+    good = save_model(AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)), tmp_path, tag="6x6")
+    bad = tmp_path / "copied.pt"  # no hash in the name: the reader itself must notice
+    bad.write_bytes(damage(good.read_bytes()))
+    with pytest.raises(CheckpointError, match=message) as err:
+        load_az_net(bad)
+    text = str(err.value)
+    assert text.startswith(f"{bad}: ") and "\n" not in text and len(text) < 300

@@ -67,14 +67,13 @@ def _wthor_records(path: Path):  # type: ignore[no-untyped-def]
 def run_info(args: argparse.Namespace) -> int:
     import json
 
-    from bitflip.nn.checkpoint import load_model
-    from bitflip.nn.models import config_to_dict
+    from bitflip.nn.checkpoint import load_model, net_config_to_dict
 
     loaded = load_model(args.model)
     print(
         json.dumps(
             {
-                "config": config_to_dict(loaded.config),
+                "config": net_config_to_dict(loaded.config),
                 "lineage": loaded.lineage,
                 "metrics": loaded.metrics,
             },

@@ -28,6 +28,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--games", type=int, default=20, help="games per opponent for --evaluate")
     p.add_argument("--sims", type=int, default=100, help="simulations per move for --evaluate")
     p.add_argument("--max-minutes", type=float, help="start no iteration after this long")
+    p.add_argument(
+        "--plot", metavar="PNG", help="write the run's gating score per iteration and exit"
+    )
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(func=run)
 
@@ -58,6 +61,11 @@ def run(args: argparse.Namespace) -> int:
         rows = table1(args.evaluate, _split_specs(args.vs), args.games, args.sims,
                       device=cfg.device, seed=cfg.seed)  # fmt: skip
         print(format_table(rows))
+        return 0
+    if args.plot:
+        from bitflip.learn.az_eval import plot_gating
+
+        print(plot_gating(cfg.dir, args.plot))
         return 0
     if args.step:
         run_dir = az.RunDir(cfg.dir)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
@@ -30,7 +30,7 @@ class OthelloEnv(gym.Env[np.ndarray, np.int64]):
         illegal_reward: reward of an illegal action.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012  # as gymnasium.Env
 
     def __init__(
         self,

@@ -13,7 +13,7 @@ from bitflip.core.board import BLACK, Board
 from bitflip.envs._common import action_to_move, legal_action_mask, planes
 
 
-def env(**kwargs: Any) -> AECEnv:  # type: ignore[type-arg]
+def env(**kwargs: Any) -> AECEnv:
     """The AEC environment with PettingZoo's standard wrappers (illegal moves end the game)."""
     e: Any = raw_env(**kwargs)
     e = wrappers.TerminateIllegalWrapper(e, illegal_reward=-1)
@@ -21,7 +21,7 @@ def env(**kwargs: Any) -> AECEnv:  # type: ignore[type-arg]
     return wrappers.OrderEnforcingWrapper(e)
 
 
-class raw_env(AECEnv):  # type: ignore[type-arg]  # PettingZoo names it so
+class raw_env(AECEnv):  # type: ignore[misc]  # pettingzoo has no py.typed; PettingZoo's name
     """Othello for two agents. Observation: {"observation": (3, S, S) int8 from the mover's
     view, "action_mask": int8 (S*S+1)}; action ``r * S + c``, or ``S * S`` to pass (legal
     only when no square is). Rewards +1 / 0 / -1 at the end."""

@@ -27,7 +27,8 @@ import torch
 import torch.nn.functional as F
 
 from bitflip.learn.az_config import RunConfig
-from bitflip.nn.alphazero import AZNet, action_squares, augment, encode, load_net, save_net
+from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
+from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.evaluator import NetEvaluator, pick_device
 from bitflip.search.mcts import BatchedMCTS
 from bitflip.search.mcts.games import GameBatch, MatchResult, play_games, play_match
@@ -49,6 +50,17 @@ def _write_json(path: Path, obj: object) -> None:
     os.replace(tmp, path)
 
 
+def _record_net(path: Path) -> str:
+    """The net file name that a generation or checkpoint record points to."""
+    try:
+        name = json.loads(path.read_text()).get("net")
+    except (json.JSONDecodeError, AttributeError):
+        name = None
+    if not isinstance(name, str):
+        raise ValueError(f"{path}: not a net record (no 'net' file name)")
+    return name
+
+
 class RunDir:
     """The directories of one run and what they say about its state."""
 
@@ -63,8 +75,7 @@ class RunDir:
         """Accepted generation records, oldest first (only those whose net file exists)."""
         out = []
         for j in sorted(self.accepted.glob("[0-9][0-9][0-9][0-9].json")):
-            net = self.accepted / json.loads(j.read_text())["net"]
-            if net.exists():
+            if (self.accepted / _record_net(j)).exists():
                 out.append(j)
         return out
 
@@ -72,17 +83,22 @@ class RunDir:
         gens = self.generations()
         if not gens:
             raise FileNotFoundError(f"{self.accepted}: no accepted net (run the loop to start one)")
-        return self.accepted / json.loads(gens[-1].read_text())["net"]
+        return self.accepted / _record_net(gens[-1])
 
     def candidate(self, iteration: int) -> Path | None:
         j = self.checkpoints / f"it{iteration:04d}.json"
         if not j.exists():
             return None
-        return self.checkpoints / json.loads(j.read_text())["net"]
+        return self.checkpoints / _record_net(j)
 
     def gated(self, iteration: int) -> dict[str, object] | None:
         j = self.gating / f"it{iteration:04d}.json"
-        return json.loads(j.read_text()) if j.exists() else None  # type: ignore[no-any-return]
+        if not j.exists():
+            return None
+        decision = json.loads(j.read_text())
+        if not isinstance(decision, dict):
+            raise ValueError(f"{j}: not a gating record")
+        return decision
 
     def iterations_done(self) -> int:
         """Iterations whose gating decision is written (the next one to run is this number)."""
@@ -98,7 +114,7 @@ def initial_net(cfg: RunConfig, run: RunDir) -> Path:
     if gens:
         return run.best_net()
     torch.manual_seed(cfg.seed)
-    path = save_net(AZNet(cfg.net), run.accepted, lineage={"generation": 0, "parent": None})
+    path = save_model(AZNet(cfg.net), run.accepted, lineage={"generation": 0, "parent": None})
     _write_json(run.accepted / "0000.json", {"net": path.name, "iteration": -1})
     return path
 
@@ -215,19 +231,50 @@ def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int)
     return str(path)
 
 
+def _ray_shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int) -> str:
+    """A shard on a Ray worker holding one CPU: numba and torch get one thread each.
+
+    Left at their defaults, both start a thread per core; on a busy machine their parallel
+    regions then wait for the scheduler at every call (a tiny shard took 20x longer).
+    """
+    import numba
+
+    numba.set_num_threads(1)
+    torch.set_num_threads(1)
+    return _shard_job(cfg, root, iteration, net_path, k)
+
+
 def _selfplay_ray(
     cfg: RunConfig, run: RunDir, iteration: int, net_path: Path, todo: list[int]
 ) -> list[Path]:
+    """The shards of ``todo`` as Ray tasks (one CPU each); the driver waits for all of them.
+
+    With ``selfplay.ray_address`` empty, a local Ray instance with ``selfplay.workers`` CPUs is
+    started and shut down afterwards; a running instance or a cluster it joins is left alone.
+    The run directory must be reachable from every worker (a shared file system on a cluster).
+    """
     try:
         import ray
     except ImportError:
         raise ValueError(
             "selfplay.backend = 'ray' needs Ray: pip install 'bitflip[distributed]'"
         ) from None
-    ray.init(ignore_reinit_error=True)
-    job = ray.remote(_shard_job)
-    refs = [job.remote(cfg, str(run.root), iteration, str(net_path), k) for k in todo]
-    return [Path(p) for p in ray.get(refs)]
+    sp = cfg.selfplay
+    started = False
+    if not ray.is_initialized():
+        if sp.ray_address:
+            ray.init(address=sp.ray_address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=sp.workers, include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        job = ray.remote(num_cpus=1)(_ray_shard_job)
+        root = str(run.root.resolve())
+        refs = [job.remote(cfg, root, iteration, str(net_path.resolve()), k) for k in todo]
+        return [Path(p) for p in ray.get(refs)]
+    finally:
+        if started:
+            ray.shutdown()
 
 
 # --- training ---------------------------------------------------------------------------------
@@ -264,7 +311,7 @@ def train_net(
         v_loss = F.mse_loss(v, z)
         loss = p_loss + v_loss
         opt.zero_grad(set_to_none=True)
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward untyped
         opt.step()
         v_sum += float(v_loss.detach())
         p_sum += float(p_loss.detach())
@@ -288,7 +335,7 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
     parent = run.candidate(iteration - 1) if iteration > 0 else None
     if parent is None or not parent.exists():
         parent = run.best_net()
-    net = load_net(parent, device).net
+    net = load_az_net(parent, device)
     first = max(0, iteration - cfg.train.window + 1)
     paths = [
         p
@@ -305,7 +352,7 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
     losses = train_net(net, data, cfg, device, rng, log)
     lineage = {"iteration": iteration, "parent": parent.name, "positions": len(data),
                "shards": [p.name for p in paths], "config": asdict(cfg)}  # fmt: skip
-    path = save_net(net, run.checkpoints, lineage=lineage, metrics=losses)
+    path = save_model(net, run.checkpoints, lineage=lineage, metrics=losses)
     _write_json(run.checkpoints / f"it{iteration:04d}.json", {"net": path.name, **losses})
     return path
 
@@ -341,8 +388,8 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
         device = pick_device(cfg.device)
         mcfg = cfg.mcts if cfg.gate.sims <= 0 else replace(cfg.mcts, sims=cfg.gate.sims)
         n = 2 * cfg.gate.pairs
-        a = BatchedMCTS(NetEvaluator(load_net(cand, device).net, device), n, mcfg)
-        b = BatchedMCTS(NetEvaluator(load_net(best, device).net, device), n, mcfg)
+        a = BatchedMCTS(NetEvaluator(load_az_net(cand, device), device), n, mcfg)
+        b = BatchedMCTS(NetEvaluator(load_az_net(best, device), device), n, mcfg)
         result = play_match(a, b, cfg.gate.pairs, opening_plies=cfg.gate.opening_plies,
                             seed=cfg.seed * 31 + iteration)  # fmt: skip
         ok = accept(result, cfg)

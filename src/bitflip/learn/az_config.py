@@ -25,6 +25,9 @@ class SelfPlayConfig:
     """Local processes producing shards in parallel (1: in this process)."""
     backend: str = "local"
     """'local' (processes on this machine) or 'ray' (workers on a Ray cluster)."""
+    ray_address: str = ""
+    """Ray cluster to join under backend 'ray' ('auto', 'ray://host:10001'); empty: start a
+    local Ray instance with ``workers`` CPUs for the step and stop it afterwards."""
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,8 @@ def plot_gating(run_dir: str | Path, path: str | Path) -> Path:
         its.append(int(g.stem[2:]))
         scores.append(float(d["score"]))
         accepted.append(bool(d["accepted"]))
+    if not its:
+        raise ValueError(f"{run_dir}: no gating records to plot (gating/it*.json)")
     gens = [sum(accepted[: i + 1]) for i in range(len(accepted))]
     fig, ax = plt.subplots(figsize=(7, 4))
     ax.plot(its, scores, "o-", color="grey", label="candidate score vs best net")
@@ -80,7 +82,7 @@ def plot_gating(run_dir: str | Path, path: str | Path) -> Path:
                color="green", zorder=3, label="accepted")  # fmt: skip
     ax.axhline(0.5, color="black", lw=0.5)
     ax.set_xlabel("iteration")
-    ax.set_ylabel("gating score (40 games)")
+    ax.set_ylabel("gating score (points per game)")
     ax2 = ax.twinx()
     ax2.step(its, gens, where="post", color="tab:blue", label="generation")
     ax2.set_ylabel("accepted generation")

@@ -20,7 +20,7 @@ def _final(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     return d + e if d > 0 else (d - e if d < 0 else 0)
 
 
-@njit  # no cache=True: a cached recursive kernel with two signatures crashed on reload
+@njit(cache=False)  # not cached: a cached recursive kernel with two signatures crashed on reload
 def solve(p: np.uint64, o: np.uint64, mask: np.uint64, alpha: int, beta: int) -> int:
     """Exact final margin of (p, o) for the side to move, within the window (alpha, beta)."""
     moves = legal_moves(p, o, mask)
@@ -53,7 +53,7 @@ def solve(p: np.uint64, o: np.uint64, mask: np.uint64, alpha: int, beta: int) ->
     return best
 
 
-@njit
+@njit(cache=False)
 def solve_moves(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.ndarray:
     """Exact margin after each legal move (shape 64; -1000 where illegal)."""
     out = np.full(64, -1000, np.int64)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -101,7 +102,7 @@ def _find(keys: np.ndarray, k: np.uint64) -> int:
     i = np.int64(k & np.uint64(n - 1))
     for _ in range(64):
         if keys[i] == k or keys[i] == _EMPTY:
-            return i
+            return int(i)
         i = (i + 1) & (n - 1)
     return -1
 
@@ -170,7 +171,7 @@ def _apply(p: np.uint64, o: np.uint64, a: int) -> tuple[np.uint64, np.uint64]:
 
 @njit(cache=True)
 def _over(p: np.uint64, o: np.uint64, mask: np.uint64) -> bool:
-    return legal_moves(p, o, mask) == 0 and legal_moves(o, p, mask) == 0
+    return bool(legal_moves(p, o, mask) == 0 and legal_moves(o, p, mask) == 0)
 
 
 @njit(cache=True)
@@ -182,7 +183,7 @@ def _result(p: np.uint64, o: np.uint64) -> float:
 @njit(cache=True)
 def _random_move(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     moves = _moves_list(legal_moves(p, o, mask))
-    return moves[np.random.randint(moves.shape[0])]
+    return int(moves[np.random.randint(moves.shape[0])])
 
 
 @njit(cache=True)
@@ -288,11 +289,15 @@ class QTable:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_name(path.name + ".tmp.npz")
-        meta = {k: np.array(v) for k, v in asdict(self.config).items()}
-        np.savez_compressed(tmp, format=np.str_(TABLE_FORMAT),
-                            format_version=np.int64(TABLE_FORMAT_VERSION), keys=self.keys,
-                            values=self.values, episodes_done=np.int64(self.episodes_done),
-                            **{f"cfg_{k}": v for k, v in meta.items()})  # fmt: skip
+        arrays: dict[str, Any] = {  # Any: savez's keywords include allow_pickle: bool
+            "format": np.array(TABLE_FORMAT),
+            "format_version": np.array(TABLE_FORMAT_VERSION, np.int64),
+            "keys": self.keys,
+            "values": self.values,
+            "episodes_done": np.array(self.episodes_done, np.int64),
+        }
+        arrays.update({f"cfg_{k}": np.array(v) for k, v in asdict(self.config).items()})
+        np.savez_compressed(tmp, **arrays)
         os.replace(tmp, path)
         return path
 

@@ -358,6 +358,11 @@ def evaluate_loaded(
     loaded: LoadedModel, records: Records, device: str = "auto", batch_size: int = 4096
 ) -> dict[str, float]:
     """The tester: a model file's metrics on the given records (all positions of their games)."""
+    if not isinstance(loaded.model, ValueNet | PolicyNet):
+        raise ValueError(
+            f"{loaded.path}: a {loaded.config.kind} network; only value and policy nets are "
+            "tested on records (play an az net with mcts:net=FILE)"
+        )
     dev = resolve_device(device)
     loaded.model.to(dev)
     data = eval_tensors(records, loaded.config.kind, dev)

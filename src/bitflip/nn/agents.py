@@ -15,6 +15,7 @@ from bitflip.agents import AgentSpecError
 from bitflip.core import bitboard as bb
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
+from bitflip.nn.alphazero import AZNetConfig
 from bitflip.nn.checkpoint import LoadedModel, load_model
 from bitflip.nn.encode import bit_batch, encode, legal_mask
 from bitflip.nn.models import PolicyNet, ValueNet, masked_log_softmax
@@ -28,6 +29,15 @@ def shipped_net(kind: str) -> Path:
     if not found:
         raise FileNotFoundError(f"no shipped {kind} network in {DATA_DIR}")
     return found[-1]
+
+
+def shipped_az_net(size: int) -> Path:
+    """The AlphaZero net shipped in the package for ``size`` x ``size`` boards."""
+    for path in sorted(DATA_DIR.glob("az-*.pt")):
+        config = load_model(path).config
+        if isinstance(config, AZNetConfig) and config.size == size:
+            return path
+    raise FileNotFoundError(f"no shipped AlphaZero net for {size}x{size} in {DATA_DIR}")
 
 
 def _load(net: str, kind: str, device: str) -> LoadedModel:

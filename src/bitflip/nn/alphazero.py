@@ -5,18 +5,14 @@ The net reads a ``size x size`` board (8, 6 or 4) as three planes from the side 
 actions (squares in reading order, then pass) and a value in [-1, 1]. Illegal actions are
 masked to -inf before any softmax, in training and in play alike.
 
-Files are self-describing (format, version, config, lineage, metrics) and named by content
+Nets are stored as model files of :mod:`bitflip.nn.checkpoint` (kind ``az``), named by content
 hash: ``az-<12 hex digits>.pt``.
 """
 
 from __future__ import annotations
 
-import hashlib
-import io
-import re
-from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import Any
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import torch
@@ -27,19 +23,13 @@ from torch import nn
 from bitflip.core.bitboard import legal_moves, transform
 from bitflip.core.geometry import PASS, board_mask
 
-MODEL_FORMAT = "bitflip-az-net"
-MODEL_FORMAT_VERSION = 1
-_HASHED = re.compile(r"^az-([0-9a-f]{12})\.pt$")
-
-
-class CheckpointError(ValueError):
-    """A network file that cannot be used: corrupt, foreign or from a newer format."""
-
 
 @dataclass(frozen=True)
 class AZNetConfig:
     """Shape of an AlphaZero network."""
 
+    kind: ClassVar[str] = "az"
+    """The model kind in model files (not a setting)."""
     size: int = 8
     """Board size the net plays (4, 6 or 8)."""
     channels: int = 512
@@ -96,6 +86,8 @@ class AZNet(nn.Module):
         super().__init__()
         self.config = config
         c, s = config.channels, config.size
+        self.pol_head: nn.Module
+        self.val_head: nn.Module
         if config.residual:
             self.stem = nn.Sequential(
                 nn.Conv2d(3, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU()
@@ -189,79 +181,9 @@ def augment(
     p: np.ndarray, o: np.ndarray, policy: np.ndarray, size: int, rng: np.random.Generator
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each position under a random one of the 8 symmetries; its policy (B, S*S+1) follows."""
-    syms = rng.integers(0, 8, p.shape[0])
+    syms = np.asarray(rng.integers(0, 8, p.shape[0]), np.int64)
     table = symmetry_action_table(size)
     new_policy = np.zeros_like(policy)
     rows = np.arange(p.shape[0])[:, None]
     new_policy[rows, table[syms]] = policy
     return _transform_all(p, syms, size), _transform_all(o, syms, size), new_policy
-
-
-# --- files ------------------------------------------------------------------------------------
-
-
-@dataclass
-class LoadedNet:
-    """A network read from a file, in eval mode, with what the file says about it."""
-
-    net: AZNet
-    lineage: dict[str, Any] = field(default_factory=dict)
-    metrics: dict[str, Any] = field(default_factory=dict)
-    path: Path | None = None
-
-
-def save_net(
-    net: AZNet,
-    directory: str | Path,
-    lineage: dict[str, Any] | None = None,
-    metrics: dict[str, Any] | None = None,
-) -> Path:
-    """Write ``az-<hash>.pt`` into ``directory`` atomically; returns its path."""
-    payload = {
-        "format": MODEL_FORMAT,
-        "format_version": MODEL_FORMAT_VERSION,
-        "config": asdict(net.config),
-        "lineage": dict(lineage or {}),
-        "metrics": dict(metrics or {}),
-        "state_dict": {k: v.detach().cpu() for k, v in net.state_dict().items()},
-    }
-    buf = io.BytesIO()
-    torch.save(payload, buf)
-    data = buf.getvalue()
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    path = directory / f"az-{hashlib.sha256(data).hexdigest()[:12]}.pt"
-    tmp = directory / (path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
-    return path
-
-
-def load_net(path: str | Path, device: str | torch.device = "cpu") -> LoadedNet:
-    """Read a file written by :func:`save_net`; checks the hash in its name and its format."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise FileNotFoundError(f"no network file {path}") from None
-    m = _HASHED.match(path.name)
-    if m and hashlib.sha256(data).hexdigest()[:12] != m.group(1):
-        raise CheckpointError(f"{path}: contents do not match the hash in its name (corrupt)")
-    try:
-        obj = torch.load(io.BytesIO(data), map_location="cpu", weights_only=True)
-    except Exception as exc:  # a damaged zip or pickle raises many types
-        raise CheckpointError(f"{path}: not a readable network file ({exc})") from None
-    if not isinstance(obj, dict) or obj.get("format") != MODEL_FORMAT:
-        raise CheckpointError(f"{path}: not a bitflip AlphaZero network file")
-    if obj.get("format_version") != MODEL_FORMAT_VERSION:
-        raise CheckpointError(
-            f"{path}: format version {obj.get('format_version')}, "
-            f"this bitflip reads {MODEL_FORMAT_VERSION}"
-        )
-    try:
-        net = AZNet(AZNetConfig(**obj["config"]))
-        net.load_state_dict(obj["state_dict"])
-    except (KeyError, TypeError, ValueError, RuntimeError) as exc:
-        raise CheckpointError(f"{path}: config and weights do not fit ({exc})") from None
-    net.to(device).eval()
-    return LoadedNet(net, obj.get("lineage", {}), obj.get("metrics", {}), path)

@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from bitflip.nn.alphazero import AZNet, action_squares, encode, load_net
+from bitflip.nn.alphazero import AZNet, action_squares, encode
+from bitflip.nn.checkpoint import load_az_net
 
 
 def pick_device(device: str = "auto") -> torch.device:
@@ -32,7 +33,7 @@ class NetEvaluator:
     @classmethod
     def from_file(cls, path: str | Path, device: str = "auto") -> NetEvaluator:
         dev = pick_device(device)
-        return cls(load_net(path, dev).net, dev)
+        return cls(load_az_net(path, dev), dev)
 
     @torch.inference_mode()
     def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -18,12 +18,13 @@ class MCTSAgent:
 
     Args:
         sims: simulations per move.
-        net: an AlphaZero network file (az-<hash>.pt); without it, random rollouts evaluate.
+        net: an AlphaZero network file (az-<hash>.pt), or ``builtin`` for the net shipped
+            for ``size`` (8x8 or 6x6); without it, random rollouts evaluate.
         cpuct: PUCT exploration constant.
         leaves: descents per round (virtual loss); more leaves make bigger network batches.
         rollouts: random playouts per leaf when no net is given.
         device: torch device for the net ('auto', 'cpu', 'cuda').
-        size: board size for rollouts (a net knows its own).
+        size: board size for rollouts and ``net=builtin`` (a net file knows its own).
         seed: seeds rollouts and tie-breaks.
     """
 
@@ -54,7 +55,12 @@ class MCTSAgent:
     def _net_evaluator(self) -> Evaluator:
         from bitflip.nn.evaluator import NetEvaluator
 
-        return NetEvaluator.from_file(str(self.net), self.device)
+        path = str(self.net)
+        if path == "builtin":
+            from bitflip.nn.agents import shipped_az_net
+
+            path = str(shipped_az_net(self._size))
+        return NetEvaluator.from_file(path, self.device)
 
     def _searcher(self, size: int) -> BatchedMCTS:
         if size not in self._searchers:
