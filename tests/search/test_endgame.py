@@ -154,18 +154,39 @@ def test_stop_flag_makes_the_solver_return(searcher: Searcher) -> None:
     assert ctx.ctl[0] <= 1  # returned at the first node
 
 
+def _all_lines() -> np.ndarray:
+    # Every row, column and diagonal of the 8x8 board, by axis: (4, 15) masks, unused = 0.
+    out = np.zeros((4, 15), dtype=np.uint64)
+    for r in range(8):
+        out[0, r] = sum(1 << (8 * r + c) for c in range(8))
+        out[1, r] = sum(1 << (8 * c + r) for c in range(8))
+    for k in range(15):
+        d1 = d7 = 0
+        for r in range(8):
+            c = k - 7 + r  # c - r = k - 7: a1-h8 direction
+            if 0 <= c < 8:
+                d1 |= 1 << (8 * r + c)
+            c = k - r  # r + c = k: h1-a8 direction
+            if 0 <= c < 8:
+                d7 |= 1 << (8 * r + c)
+        out[2, k] = d1
+        out[3, k] = d7
+    return out
+
+
 def test_full_lines_by_doubling_match_the_line_list() -> None:
     from bitflip.search import endgame as eg
 
     rng = np.random.default_rng(4)
     steps = (np.uint64(1), np.uint64(8), np.uint64(9), np.uint64(7))
     edges = (eg._EDGES_1, eg._EDGES_8, eg._EDGES_9, eg._EDGES_7)
+    lines = _all_lines()
     for _ in range(500):
         filled = np.uint64(int(rng.integers(0, 2**63)) | int(rng.integers(0, 2)) << 63)
         filled |= np.uint64(int(rng.integers(0, 2**63))) if rng.random() < 0.5 else np.uint64(0)
         for axis in range(4):
             want = 0
-            for line in eg.LINES[axis]:
+            for line in lines[axis]:
                 if line and int(filled) & int(line) == int(line):
                     want |= int(line)
             assert int(eg._full_along(filled, steps[axis], edges[axis])) == want, axis

@@ -76,30 +76,6 @@ _S8 = np.uint64(8)
 _S9 = np.uint64(9)
 
 
-def _lines() -> np.ndarray:
-    # Every row, column and diagonal of the 8x8 board, by axis: (4, 15) masks, unused = 0.
-    out = np.zeros((4, 15), dtype=np.uint64)
-    for r in range(8):
-        out[0, r] = sum(1 << (8 * r + c) for c in range(8))
-        out[1, r] = sum(1 << (8 * c + r) for c in range(8))
-    for k in range(15):
-        d1 = d7 = 0
-        for r in range(8):
-            c = k - 7 + r  # c - r = k - 7: a1-h8 direction
-            if 0 <= c < 8:
-                d1 |= 1 << (8 * r + c)
-            c = k - r  # r + c = k: h1-a8 direction
-            if 0 <= c < 8:
-                d7 |= 1 << (8 * r + c)
-        out[2, k] = d1
-        out[3, k] = d7
-    return out
-
-
-LINES = _lines()
-"""Every line by axis (row, column, a1-h8 diagonal, h1-a8 diagonal); tests check against it."""
-
-
 def _ray_edges(step: int) -> np.ndarray:
     # EDGES[0, k]: squares 2**k or fewer steps from the edge going down the axis (s - step);
     # EDGES[1, k]: the same going up (s + step). dr, dc of one step up for each axis step.
