@@ -13,7 +13,15 @@ from bitflip.core.board import Board
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.driver import Searcher, SearchPlan
-from bitflip.search.endgame import STOP, final_score, stable_discs
+from bitflip.search.endgame import (
+    STOP,
+    _count_last_flips,
+    final_score,
+    new_control,
+    solve_kernel,
+    stable_discs,
+)
+from bitflip.search.tt import TranspositionTable
 
 
 @njit(cache=False)
@@ -59,6 +67,57 @@ def solve(searcher: Searcher, b: Board, wld: bool = False) -> tuple[int, int]:
     r, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64, wld=wld))
     assert r.exact
     return r.move, int(r.score)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    size=st.sampled_from([6, 8]),
+    empties=st.integers(0, 8),
+    window=st.tuples(st.integers(-4, 4), st.integers(-4, 4)),
+)
+def test_kernel_on_arbitrary_positions_within_any_window(
+    seed: int, size: int, empties: int, window: tuple[int, int]
+) -> None:
+    # Random discs (not from a game) make passes and wipe-outs common near the end, the cases
+    # the special code for the last empties writes out by hand.
+    rng = np.random.default_rng(seed)
+    mask = Board(size=size).geometry.mask
+    squares = [sq for sq in range(64) if mask >> sq & 1]
+    rng.shuffle(squares)
+    p = o = 0
+    share = rng.choice([0.03, 0.2, 0.5, 0.8, 0.97])  # lopsided boards: more passes
+    for sq in squares[empties:]:
+        if rng.random() < share:
+            p |= 1 << sq
+        else:
+            o |= 1 << sq
+    expected = brute_force(p, o, mask)
+    alpha, beta = sorted(expected + w for w in window)  # near the score: tight bounds
+    if alpha == beta:
+        alpha, beta = -65, 65
+    tt = TranspositionTable.allocate(1)
+    moves = np.zeros((65, 64), dtype=np.int64)
+    ev = load_evaluation("positional")
+    v = solve_kernel(
+        np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), tt.keys, tt.data,
+        moves, moves.copy(), new_control(), ev.kind, ev.weights,
+    )  # fmt: skip
+    if v <= alpha:
+        assert expected <= v
+    elif v >= beta:
+        assert expected >= v
+    else:
+        assert v == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(discs=st.integers(0, 2**64 - 1), sq=st.integers(0, 63))
+def test_last_flip_count_matches_the_flips(discs: int, sq: int) -> None:
+    p = discs & ~(1 << sq)
+    o = (2**64 - 1) & ~p & ~(1 << sq)
+    n = bin(int(bb.flips(np.uint64(p), np.uint64(o), sq))).count("1")
+    assert _count_last_flips(np.uint64(p), sq) == n
 
 
 @settings(max_examples=40, deadline=None)

@@ -3,8 +3,9 @@
 The kernels search the side-relative position ``(p, o)`` in discs, empties to the winner, as
 :func:`bitflip.core.board.final_outcome` counts them. Speed comes from:
 
-- special code for the last empties: the last one is a flip count, the last two to
-  ``SMALL_EMPTIES`` walk the empty squares directly (no move generation), parity first;
+- special code for the last empties: the last one is a flip count read from its four lines,
+  two and three are written out square by square, four to ``SMALL_EMPTIES`` walk the empty
+  squares directly (no move generation), parity first;
 - above that: move generation, a transposition table (from ``TT_EMPTIES`` empties), the hash
   move first, then "fastest first" (fewest opponent replies, corners counted double) with a
   parity bonus, and a stability cutoff (the opponent's stable discs bound our best score);
@@ -173,16 +174,78 @@ NEIGHBOURS = _neighbours()
 """The squares around each square: a move there flips nothing unless one holds an opponent."""
 
 
+def _line_masks() -> np.ndarray:
+    # LINES[sq] = (column, a1-h8 diagonal, a8-h1 diagonal) through ``sq``, ``sq`` included.
+    out = np.zeros((64, 3), dtype=np.uint64)
+    for sq in range(64):
+        r, c = divmod(sq, 8)
+        for rr in range(8):
+            for cc in range(8):
+                bit = np.uint64(1 << (8 * rr + cc))
+                if cc == c:
+                    out[sq, 0] |= bit
+                if rr - cc == r - c:
+                    out[sq, 1] |= bit
+                if rr + cc == r + c:
+                    out[sq, 2] |= bit
+    return out
+
+
+def _line_flip_counts() -> np.ndarray:
+    # LINE_FLIPS[pos, idx]: discs flipped by playing square ``pos`` of a line of 8 in which the
+    # mover holds the squares of bitmask ``idx`` and the opponent all the others.
+    out = np.zeros((8, 256), dtype=np.uint8)
+    for pos in range(8):
+        for idx in range(256):
+            n = 0
+            for step in (-1, 1):
+                run, k = 0, pos + step
+                while 0 <= k < 8 and not idx >> k & 1:
+                    run, k = run + 1, k + step
+                if 0 <= k < 8:
+                    n += run
+            out[pos, idx] = n
+    return out
+
+
+LINES = _line_masks()
+LINE_FLIPS = _line_flip_counts()
+_FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_BYTE = np.uint64(0xFF)
+_S56 = np.uint64(56)
+_GATHER_COLUMN = np.uint64(0x0102040810204080)
+"""Times a column shifted to column a, it lands in the top byte with row k at bit k."""
+
+
+@njit(cache=True, nogil=True)
+def _count_last_flips(x: np.uint64, sq: int) -> int:
+    # Discs ``x`` flips by playing ``sq`` on a full 8x8 board: each line through ``sq`` is
+    # gathered into a byte (a diagonal by a multiply, each square landing on its column's bit;
+    # squares missing from a short diagonal read as the opponent's and never end a run).
+    r = sq >> 3
+    c = sq & 7
+    row = (x >> np.uint64(8 * r)) & _BYTE
+    col = (((x >> np.uint64(c)) & _COL_A) * _GATHER_COLUMN) >> _S56
+    d9 = ((x & LINES[sq, 1]) * _COL_A) >> _S56
+    d7 = ((x & LINES[sq, 2]) * _COL_A) >> _S56
+    n = int(LINE_FLIPS[c, row]) + int(LINE_FLIPS[r, col]) + int(LINE_FLIPS[c, d9])
+    return n + int(LINE_FLIPS[c, d7])
+
+
 @njit(cache=True, nogil=True)
 def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
     # One empty square left: whoever can play it does (the side to move first).
     pc = popcount(p)
     oc = popcount(o)
     around = NEIGHBOURS[sq]
-    n = popcount(flips(p, o, sq)) if around & o else 0
+    full = (p | o) == ~(U1 << np.uint64(sq))  # 8x8: count flips from the lines alone
+    n = 0
+    if around & o:
+        n = _count_last_flips(p, sq) if full else popcount(flips(p, o, sq))
     if n > 0:
         return int(pc - oc + 2 * n + 1)
-    n = popcount(flips(o, p, sq)) if around & p else 0
+    if around & p:
+        n = _count_last_flips(o, sq) if full else popcount(flips(o, p, sq))
     if n > 0:
         return int(pc - oc - 2 * n - 1)
     diff = pc - oc
@@ -191,6 +254,114 @@ def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
     if diff < 0:
         return int(diff - 1)
     return 0
+
+
+@njit(cache=True, nogil=True)
+def _end_score(p: np.uint64, o: np.uint64, n: int) -> int:
+    # Neither side can move with ``n`` empties left: the disc difference, empties to the winner.
+    diff = int(popcount(p)) - int(popcount(o))
+    if diff > 0:
+        return diff + n
+    if diff < 0:
+        return diff - n
+    return 0
+
+
+@njit(cache=True, nogil=True)
+def _solve2(
+    p: np.uint64, o: np.uint64, alpha: int, beta: int, x1: int, x2: int, ctl: np.ndarray
+) -> int:
+    # Two empties: each side's two tries written out, no move generation; fail-soft.
+    ctl[NODES] += 1
+    b1 = U1 << np.uint64(x1)
+    b2 = U1 << np.uint64(x2)
+    best = -INF
+    if NEIGHBOURS[x1] & o:
+        f = flips(p, o, x1)
+        if f:
+            ctl[NODES] += 1
+            best = -_last1(o ^ f, p | f | b1, x2)
+            if best >= beta:
+                return best
+    if NEIGHBOURS[x2] & o:
+        f = flips(p, o, x2)
+        if f:
+            ctl[NODES] += 1
+            v = -_last1(o ^ f, p | f | b2, x1)
+            if v > best:
+                best = v
+    if best != -INF:
+        return best
+    # A pass: the opponent tries the same squares and we take the lower score.
+    worst = INF
+    if NEIGHBOURS[x1] & p:
+        f = flips(o, p, x1)
+        if f:
+            ctl[NODES] += 1
+            worst = _last1(p ^ f, o | f | b1, x2)
+            if worst <= alpha:
+                return worst
+    if NEIGHBOURS[x2] & p:
+        f = flips(o, p, x2)
+        if f:
+            ctl[NODES] += 1
+            v = _last1(p ^ f, o | f | b2, x1)
+            if v < worst:
+                worst = v
+    if worst != INF:
+        return worst
+    return _end_score(p, o, 2)
+
+
+@njit(cache=True, nogil=True)
+def _quadrant(sq: int) -> int:
+    return ((sq >> 5) << 1) | ((sq >> 2) & 1)
+
+
+_SOLVE3_SIG = "int64(uint64, uint64, int64, int64, int64, int64, int64, boolean, int64[::1])"
+
+
+@njit(_SOLVE3_SIG, cache=True, nogil=True)
+def _solve3(
+    p: np.uint64,
+    o: np.uint64,
+    alpha: int,
+    beta: int,
+    x1: int,
+    x2: int,
+    x3: int,
+    passed: bool,
+    ctl: np.ndarray,
+) -> int:
+    # Three empties, the one alone in its quadrant first (parity); fail-soft.
+    ctl[NODES] += 1
+    q1 = _quadrant(x1)
+    q2 = _quadrant(x2)
+    q3 = _quadrant(x3)
+    if q1 == q2 and q3 != q1:
+        x1, x3 = x3, x1
+    elif q1 == q3 and q2 != q1:
+        x1, x2 = x2, x1
+    best = -INF
+    for k in range(3):
+        sq = x1 if k == 0 else x2 if k == 1 else x3
+        if NEIGHBOURS[sq] & o == 0:
+            continue
+        f = flips(p, o, sq)
+        if f == 0:
+            continue
+        ya = x2 if k == 0 else x1
+        yb = x2 if k == 2 else x3
+        v = -_solve2(o ^ f, p | f | (U1 << np.uint64(sq)), -beta, -max(alpha, best), ya, yb, ctl)
+        if v > best:
+            best = v
+            if v >= beta:
+                return best
+    if best != -INF:
+        return best
+    if passed:
+        return _end_score(p, o, 3)
+    return -_solve3(o, p, -beta, -alpha, x1, x2, x3, not passed, ctl)
 
 
 _SMALL_SIG = "int64(uint64, uint64, int64, int64, uint64, uint64, int64, int64[::1])"
@@ -212,7 +383,7 @@ def _small(
     n: int,
     ctl: np.ndarray,
 ) -> int:
-    # 2..SMALL_EMPTIES empties: walk the empty squares, odd regions first; fail-soft.
+    # 4..SMALL_EMPTIES empties: walk the empty squares, odd regions first; fail-soft.
     ctl[NODES] += 1
     best = -INF
     odd = odd_regions(empties)
@@ -227,9 +398,23 @@ def _small(
             if f == 0:
                 continue
             b = U1 << np.uint64(sq)
-            if n == 2:
-                ctl[NODES] += 1
-                v = -_last1(o ^ f, p | f | b, int(lowest_square(empties ^ b)))
+            if n == 4:
+                e = empties ^ b
+                x1 = int(lowest_square(e))
+                e &= e - U1
+                x2 = int(lowest_square(e))
+                e &= e - U1
+                v = -_solve3(
+                    o ^ f,
+                    p | f | b,
+                    -beta,
+                    -max(alpha, best),
+                    x1,
+                    x2,
+                    int(lowest_square(e)),
+                    False,
+                    ctl,
+                )
             else:
                 v = -_small(
                     o ^ f, p | f | b, -beta, -max(alpha, best), mask, empties ^ b, n - 1, ctl
@@ -359,9 +544,17 @@ def solve_kernel(
         if n == 0:
             ctl[NODES] += 1
             return final_score(p, o, mask)
+        x1 = int(lowest_square(empties))
         if n == 1:
             ctl[NODES] += 1
-            return _last1(p, o, int(lowest_square(empties)))
+            return _last1(p, o, x1)
+        e = empties & (empties - U1)
+        x2 = int(lowest_square(e))
+        if n == 2:
+            return _solve2(p, o, alpha, beta, x1, x2, ctl)
+        if n == 3:
+            e &= e - U1
+            return _solve3(p, o, alpha, beta, x1, x2, int(lowest_square(e)), False, ctl)
         return _small(p, o, alpha, beta, mask, empties, n, ctl)
     ctl[NODES] += 1
     if ctl[NODES] >= ctl[MAX_NODES]:
