@@ -131,3 +131,17 @@ def test_derive_seed_is_stable() -> None:
 
 def test_no_tasks() -> None:
     assert run_games([], workers=1) == []
+
+
+def test_worker_returns_quietly_when_the_driver_is_gone(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A killed or interrupted tournament must not make its workers print tracebacks.
+    import multiprocessing as mp
+
+    from bitflip.arena import match
+
+    monkeypatch.delattr(os, "setsid", raising=False)  # keep the test process's session
+    monkeypatch.setattr(match, "_watch_parent", lambda parent: None)
+    driver, worker = mp.Pipe()
+    driver.send(task("random", "random"))
+    driver.close()
+    match._worker_main(worker, {}, [])  # returns instead of raising BrokenPipeError

@@ -78,3 +78,14 @@ def test_analyze_a_game_file(tmp_path, capsys) -> None:  # type: ignore[no-untyp
 )
 def test_bad_input_is_one_line(capsys, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
     one_line_error(capsys, argv, argv[0])
+
+
+def test_python_dash_m_runs_the_command_line() -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "bitflip", "perft", "3"], capture_output=True, text=True, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    assert "perft(3) = 56" in out.stdout

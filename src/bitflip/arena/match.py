@@ -310,10 +310,14 @@ def _worker_main(conn: Connection, registry: dict[str, str], plugins: Sequence[s
             return
         try:
             result = play_game(task, conn.send)
+            conn.send(("done", result))
+        except (BrokenPipeError, ConnectionResetError):
+            return  # the driver is gone (killed or interrupted): no one is left to hear it
         except Exception:
-            conn.send(("fatal", traceback.format_exc(limit=-3)))
-            continue
-        conn.send(("done", result))
+            try:
+                conn.send(("fatal", traceback.format_exc(limit=-3)))
+            except OSError:
+                return
 
 
 class WorkerFailure(RuntimeError):
