@@ -10,10 +10,14 @@ from numba import njit
 
 from bitflip.core import bitboard as bb
 from bitflip.core.board import Board
+from bitflip.core.hashing import position_hash
+from bitflip.engine import load_engine_evaluation
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.driver import Searcher, SearchPlan
 from bitflip.search.endgame import (
+    EG_RANK,
+    EXACT_RANK,
     STOP,
     _count_last_flips,
     final_score,
@@ -21,7 +25,7 @@ from bitflip.search.endgame import (
     solve_kernel,
     stable_discs,
 )
-from bitflip.search.tt import TranspositionTable
+from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
 
 
 @njit(cache=False)
@@ -249,3 +253,49 @@ def test_full_lines_by_doubling_match_the_line_list() -> None:
                 if line and int(filled) & int(line) == int(line):
                     want |= int(line)
             assert int(eg._full_along(filled, steps[axis], edges[axis])) == want, axis
+
+
+def _kernel(p: int, o: int, tt: TranspositionTable, rank: int) -> int:
+    ev = load_evaluation("positional")
+    ctl = new_control()
+    ctl[EG_RANK] = rank
+    moves = np.zeros((65, 64), dtype=np.int64)
+    v = solve_kernel(
+        np.uint64(p), np.uint64(o), -65, 65, np.uint64(2**64 - 1), tt.keys, tt.data,
+        moves, moves.copy(), ctl, ev.kind, ev.weights,
+    )  # fmt: skip
+    return int(v)
+
+
+def test_selective_table_entries_never_cut_an_exact_search() -> None:
+    b = random_position(7, 8, 14)
+    assert b is not None
+    p, o = b.side_bitboards()
+    expected = _kernel(p, o, TranspositionTable.allocate(4), EXACT_RANK)
+    # A wrong "exact" score left by a selective (rank 1) pass: the exact search must not
+    # believe it, a rank-1 search does.
+    tt = TranspositionTable.allocate(4)
+    key = position_hash(np.uint64(p), np.uint64(o))
+    tt_store(tt.keys, tt.data, key, expected + 20, 14 + 64 * 1, EXACT, NO_MOVE, 1)
+    assert _kernel(p, o, tt, EXACT_RANK) == expected
+    tt_store(tt.keys, tt.data, key, expected + 20, 14 + 64 * 1, EXACT, NO_MOVE, 1)
+    assert _kernel(p, o, tt, 1) == expected + 20
+
+
+def test_ffo_40_is_exact_after_the_selective_passes(
+    shared_data, monkeypatch: pytest.MonkeyPatch
+) -> None:  # type: ignore[no-untyped-def]
+    board, _ = read_ffo(shared_data / "ffo" / "fforum-40-59.obf")[0]  # 20 empties
+    searcher = Searcher(load_engine_evaluation("default", 8), tt_mb=64)
+    ranks: list[int] = []
+    solve_root = Searcher._solve_root
+
+    def spy(self: Searcher, *args, **kw):  # type: ignore[no-untyped-def]
+        ranks.append(int(self.ctx.ctl[EG_RANK]))
+        return solve_root(self, *args, **kw)
+
+    monkeypatch.setattr(Searcher, "_solve_root", spy)
+    move, score = solve(searcher, board)
+    assert ranks == [1, 2, EXACT_RANK]
+    assert (board.geometry.square_name(move), score) == ("a2", 38)
+    assert searcher.ctx.ctl[EG_RANK] == EXACT_RANK  # the midgame search is never selective

@@ -21,13 +21,27 @@ from bitflip.core.bitboard import legal_moves
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
 from bitflip.search.alphabeta import CONTEMPT, INF, MPC_T, SearchContext, child
-from bitflip.search.endgame import MAX_NODES, NODES, STOP, final_score, new_control
+from bitflip.search.endgame import (
+    EG_RANK,
+    EXACT_RANK,
+    MAX_NODES,
+    NODES,
+    STOP,
+    final_score,
+    new_control,
+)
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
 from bitflip.search.tt import TranspositionTable, bound_of
 
 ASPIRATION = 2 * EVAL_SCALE
 """Half-width of the first aspiration window around the previous iteration's score."""
+
+
+SELECTIVE_SOLVE_EMPTIES = 20
+"""From this many empties an exact solve is preceded by selective (ProbCut) passes."""
+SELECTIVE_RANKS = (1, 2)
+"""The endgame ranks of those passes (see ``bitflip.search.endgame.EG_PC_T``)."""
 
 
 @dataclass(frozen=True)
@@ -164,6 +178,7 @@ class Searcher:
         ctl[STOP] = 0
         ctl[MPC_T] = plan.selectivity if ctx.mpc.shape[0] > 1 else 0
         ctl[CONTEMPT] = plan.contempt
+        ctl[EG_RANK] = EXACT_RANK
         ctx.tt.new_search()
         ctx.eg_tt.new_search()
         ctl[3] = ctx.tt.generation
@@ -318,15 +333,48 @@ class Searcher:
     ) -> _Iteration | None:
         ctx = self.ctx
         n_empties = bin(mask & ~(p | o)).count("1")
+        guess: int | None = None
+        if last is not None and not plan.wld and not plan.multipv:
+            guess = 2 * round(last.score / EVAL_SCALE / 2)
+        ranks = [EXACT_RANK]
+        if guess is not None and n_empties >= SELECTIVE_SOLVE_EMPTIES:
+            # As Edax does: passes that cut by ProbCut first, each surer than the last; each
+            # fills the table with good moves and gives the next its aspiration window.
+            ranks = [*SELECTIVE_RANKS, EXACT_RANK]
+        try:
+            for rank in ranks:
+                ctx.ctl[EG_RANK] = rank
+                width = 1 if rank == EXACT_RANK and len(ranks) > 1 else 3
+                res = self._solve_root(p, o, mask, moves, plan, guess, width)
+                if res is None:
+                    return None
+                best = max(res, key=lambda r: r.score)
+                guess = best.score
+                by_score = {r.move: r.score for r in res}
+                moves = sorted(moves, key=lambda m: -by_score.get(m, -INF))
+        finally:
+            ctx.ctl[EG_RANK] = EXACT_RANK
+        return _Iteration(n_empties, best.move, best.score, by_score, True, 0.0)
+
+    def _solve_root(
+        self,
+        p: int,
+        o: int,
+        mask: int,
+        moves: list[int],
+        plan: SearchPlan,
+        guess: int | None,
+        width: int = 3,
+    ) -> list[RootScore] | None:
+        """One endgame pass over the root moves, in a narrow window around ``guess`` first."""
+        ctx = self.ctx
 
         def search(a: int, b: int, c: int, d: int) -> int:
             return ctx.endgame(a, b, mask, c, d)
 
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
-        if last is not None and not plan.wld and not plan.multipv:
-            # Aspiration: a narrow window around the midgame estimate, widened on failure.
-            guess = 2 * round(last.score / EVAL_SCALE / 2)
-            alpha, beta = max(guess - 3, -65), min(guess + 3, 65)
+        if guess is not None:
+            alpha, beta = max(guess - width, -65), min(guess + width, 65)
         while True:
             res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl)
             if ctx.ctl[STOP] or not res:
@@ -338,9 +386,7 @@ class Searcher:
                 alpha, beta = best.score - 1, 65
                 moves = [best.move] + [m for m in moves if m != best.move]
             else:
-                break
-        scores = {r.move: r.score for r in res}
-        return _Iteration(n_empties, best.move, best.score, scores, True, 0.0)
+                return res
 
     # --- reporting ---------------------------------------------------------------------------
 
