@@ -109,6 +109,36 @@ def _root_pvs(
     return out
 
 
+Widen = Callable[[int, int, int], tuple[int, int] | None]
+"""Given a root search's best score and its window: the next window, or None if it is inside."""
+
+
+def _aspiration(
+    p: int,
+    o: int,
+    moves: list[int],
+    alpha: int,
+    beta: int,
+    all_moves: bool,
+    search: Callable[[int, int, int, int], int],
+    ctl: np.ndarray,
+    widen: Widen,
+) -> list[RootScore] | None:
+    """Root PVS in (alpha, beta), widened by ``widen`` until the best score is inside; the
+    move that failed high goes first. None when stopped."""
+    while True:
+        res = _root_pvs(p, o, moves, alpha, beta, all_moves, search, ctl)
+        if ctl[STOP] or not res:
+            return None
+        best = max(res, key=lambda r: r.score)
+        window = widen(best.score, alpha, beta)
+        if window is None:
+            return res
+        if best.score >= beta:
+            moves = [best.move] + [m for m in moves if m != best.move]
+        alpha, beta = window
+
+
 @dataclass
 class _Iteration:
     depth: int
@@ -305,20 +335,21 @@ class Searcher:
         else:
             alpha, beta = last.score - ASPIRATION, last.score + ASPIRATION
         width = ASPIRATION
-        while True:
-            res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctl)
-            if ctl[STOP]:
-                return None
-            best = max(res, key=lambda r: r.score)
-            if best.score <= alpha and alpha > -INF:
+
+        def widen(score: int, alpha: int, beta: int) -> tuple[int, int] | None:
+            nonlocal width  # four times wider at each failure
+            if score <= alpha and alpha > -INF:
                 width *= 4
-                alpha = max(-INF, best.score - width)
-            elif best.score >= beta and beta < INF:
+                return max(-INF, score - width), beta
+            if score >= beta and beta < INF:
                 width *= 4
-                beta = min(INF, best.score + width)
-                moves = [best.move] + [m for m in moves if m != best.move]
-            else:
-                break
+                return alpha, min(INF, score + width)
+            return None
+
+        res = _aspiration(p, o, moves, alpha, beta, plan.multipv, search, ctl, widen)
+        if res is None:
+            return None
+        best = max(res, key=lambda r: r.score)
         scores = {r.move: r.score for r in res}
         return _Iteration(depth, best.move, best.score, scores, False, 0.0)
 
@@ -344,6 +375,7 @@ class Searcher:
         try:
             for rank in ranks:
                 ctx.ctl[EG_RANK] = rank
+                # After a selective pass the guess is good enough for the narrowest window.
                 width = 1 if rank == EXACT_RANK and len(ranks) > 1 else 3
                 res = self._solve_root(p, o, mask, moves, plan, guess, width)
                 if res is None:
@@ -364,29 +396,26 @@ class Searcher:
         moves: list[int],
         plan: SearchPlan,
         guess: int | None,
-        width: int = 3,
+        width: int,
     ) -> list[RootScore] | None:
-        """One endgame pass over the root moves, in a narrow window around ``guess`` first."""
+        """One endgame pass over the root moves, first in (guess - width, guess + width)."""
         ctx = self.ctx
 
         def search(a: int, b: int, c: int, d: int) -> int:
             return ctx.endgame(a, b, mask, c, d)
 
+        def widen(score: int, alpha: int, beta: int) -> tuple[int, int] | None:
+            # Fail-soft: a failed score is itself a bound, so the new window starts there.
+            if score <= alpha and alpha > -65:
+                return -65, score + 1
+            if score >= beta and beta < 65:
+                return score - 1, 65
+            return None
+
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
         if guess is not None:
             alpha, beta = max(guess - width, -65), min(guess + width, 65)
-        while True:
-            res = _root_pvs(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl)
-            if ctx.ctl[STOP] or not res:
-                return None
-            best = max(res, key=lambda r: r.score)
-            if best.score <= alpha and alpha > -65:
-                alpha, beta = -65, best.score + 1
-            elif best.score >= beta and beta < 65:
-                alpha, beta = best.score - 1, 65
-                moves = [best.move] + [m for m in moves if m != best.move]
-            else:
-                return res
+        return _aspiration(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl, widen)
 
     # --- reporting ---------------------------------------------------------------------------
 
