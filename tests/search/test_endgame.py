@@ -73,6 +73,27 @@ def solve(searcher: Searcher, b: Board, wld: bool = False) -> tuple[int, int]:
     return r.move, int(r.score)
 
 
+def _kernel(
+    p: int,
+    o: int,
+    tt: TranspositionTable,
+    rank: int = EXACT_RANK,
+    window: tuple[int, int] = (-65, 65),
+    mask: int = 2**64 - 1,
+) -> int:
+    """The solver kernel called directly, ordering with the positional evaluation."""
+    ev = load_evaluation("positional")
+    ctl = new_control()
+    ctl[EG_RANK] = rank
+    moves = np.zeros((65, 64), dtype=np.int64)
+    alpha, beta = window
+    v = solve_kernel(
+        np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), tt.keys, tt.data,
+        moves, moves.copy(), ctl, ev.kind, ev.weights,
+    )  # fmt: skip
+    return int(v)
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
@@ -100,13 +121,7 @@ def test_kernel_on_arbitrary_positions_within_any_window(
     alpha, beta = sorted(expected + w for w in window)  # near the score: tight bounds
     if alpha == beta:
         alpha, beta = -65, 65
-    tt = TranspositionTable.allocate(1)
-    moves = np.zeros((65, 64), dtype=np.int64)
-    ev = load_evaluation("positional")
-    v = solve_kernel(
-        np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), tt.keys, tt.data,
-        moves, moves.copy(), new_control(), ev.kind, ev.weights,
-    )  # fmt: skip
+    v = _kernel(p, o, TranspositionTable.allocate(1), window=(alpha, beta), mask=mask)
     if v <= alpha:
         assert expected <= v
     elif v >= beta:
@@ -255,23 +270,11 @@ def test_full_lines_by_doubling_match_the_line_list() -> None:
             assert int(eg._full_along(filled, steps[axis], edges[axis])) == want, axis
 
 
-def _kernel(p: int, o: int, tt: TranspositionTable, rank: int) -> int:
-    ev = load_evaluation("positional")
-    ctl = new_control()
-    ctl[EG_RANK] = rank
-    moves = np.zeros((65, 64), dtype=np.int64)
-    v = solve_kernel(
-        np.uint64(p), np.uint64(o), -65, 65, np.uint64(2**64 - 1), tt.keys, tt.data,
-        moves, moves.copy(), ctl, ev.kind, ev.weights,
-    )  # fmt: skip
-    return int(v)
-
-
 def test_selective_table_entries_never_cut_an_exact_search() -> None:
     b = random_position(7, 8, 14)
     assert b is not None
     p, o = b.side_bitboards()
-    expected = _kernel(p, o, TranspositionTable.allocate(4), EXACT_RANK)
+    expected = _kernel(p, o, TranspositionTable.allocate(4))
     # A wrong "exact" score left by a selective (rank 1) pass: the exact search must not
     # believe it, a rank-1 search does.
     tt = TranspositionTable.allocate(4)

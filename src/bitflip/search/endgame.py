@@ -151,17 +151,20 @@ def stable_discs(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.uint64:
 
 
 @njit(cache=True, nogil=True)
+def _end_score(p: np.uint64, o: np.uint64, n: int) -> int:
+    # The disc difference of a finished game with ``n`` empty squares, which go to the winner.
+    diff = int(popcount(p)) - int(popcount(o))
+    if diff > 0:
+        return diff + n
+    if diff < 0:
+        return diff - n
+    return 0
+
+
+@njit(cache=True, nogil=True)
 def final_score(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     """Disc difference of a finished game, the empty squares going to the winner."""
-    pc = popcount(p)
-    oc = popcount(o)
-    diff = pc - oc
-    empties = popcount(mask) - pc - oc
-    if diff > 0:
-        return int(diff + empties)
-    if diff < 0:
-        return int(diff - empties)
-    return 0
+    return _end_score(p, o, int(popcount(mask & ~(p | o))))
 
 
 def _neighbours() -> np.ndarray:
@@ -179,20 +182,18 @@ NEIGHBOURS = _neighbours()
 """The squares around each square: a move there flips nothing unless one holds an opponent."""
 
 
-def _line_masks() -> np.ndarray:
-    # LINES[sq] = (column, a1-h8 diagonal, a8-h1 diagonal) through ``sq``, ``sq`` included.
-    out = np.zeros((64, 3), dtype=np.uint64)
+def _diagonals() -> np.ndarray:
+    # DIAGONALS[sq] = (a1-h8 diagonal, a8-h1 diagonal) through ``sq``, ``sq`` included.
+    out = np.zeros((64, 2), dtype=np.uint64)
     for sq in range(64):
         r, c = divmod(sq, 8)
         for rr in range(8):
             for cc in range(8):
                 bit = np.uint64(1 << (8 * rr + cc))
-                if cc == c:
-                    out[sq, 0] |= bit
                 if rr - cc == r - c:
-                    out[sq, 1] |= bit
+                    out[sq, 0] |= bit
                 if rr + cc == r + c:
-                    out[sq, 2] |= bit
+                    out[sq, 1] |= bit
     return out
 
 
@@ -213,9 +214,8 @@ def _line_flip_counts() -> np.ndarray:
     return out
 
 
-LINES = _line_masks()
+DIAGONALS = _diagonals()
 LINE_FLIPS = _line_flip_counts()
-_FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _BYTE = np.uint64(0xFF)
 _S56 = np.uint64(56)
 _GATHER_COLUMN = np.uint64(0x0102040810204080)
@@ -231,8 +231,8 @@ def _count_last_flips(x: np.uint64, sq: int) -> int:
     c = sq & 7
     row = (x >> np.uint64(8 * r)) & _BYTE
     col = (((x >> np.uint64(c)) & _COL_A) * _GATHER_COLUMN) >> _S56
-    d9 = ((x & LINES[sq, 1]) * _COL_A) >> _S56
-    d7 = ((x & LINES[sq, 2]) * _COL_A) >> _S56
+    d9 = ((x & DIAGONALS[sq, 0]) * _COL_A) >> _S56
+    d7 = ((x & DIAGONALS[sq, 1]) * _COL_A) >> _S56
     n = int(LINE_FLIPS[c, row]) + int(LINE_FLIPS[r, col]) + int(LINE_FLIPS[c, d9])
     return n + int(LINE_FLIPS[c, d7])
 
@@ -253,23 +253,7 @@ def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
         n = _count_last_flips(o, sq) if full else popcount(flips(o, p, sq))
     if n > 0:
         return int(pc - oc - 2 * n - 1)
-    diff = pc - oc
-    if diff > 0:
-        return int(diff + 1)
-    if diff < 0:
-        return int(diff - 1)
-    return 0
-
-
-@njit(cache=True, nogil=True)
-def _end_score(p: np.uint64, o: np.uint64, n: int) -> int:
-    # Neither side can move with ``n`` empties left: the disc difference, empties to the winner.
-    diff = int(popcount(p)) - int(popcount(o))
-    if diff > 0:
-        return diff + n
-    if diff < 0:
-        return diff - n
-    return 0
+    return _end_score(p, o, 1)
 
 
 @njit(cache=True, nogil=True)
@@ -366,6 +350,8 @@ def _solve3(
         return best
     if passed:
         return _end_score(p, o, 3)
+    # ``not passed`` is True here; a literal True would make numba compile a second,
+    # unlinkable specialisation of this recursive kernel.
     return -_solve3(o, p, -beta, -alpha, x1, x2, x3, not passed, ctl)
 
 
