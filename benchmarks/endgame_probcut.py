@@ -58,6 +58,8 @@ def main() -> None:
     games: list[list[int]] = []
     for f in sorted((args.data / "wthor").glob("WTH_201*.wtb"))[:2]:
         games.extend(list(g.moves) for g in read_wtb(f, passes=True, check=False))
+    if not games:
+        ap.error(f"no WTH_201*.wtb games under {args.data / 'wthor'} (give --data)")
     ev = load_engine_evaluation("default", 8)
     searcher = Searcher(ev, tt_mb=64)
     rng = np.random.default_rng(args.seed)
