@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from bitflip.core.bitboard import transform
+from bitflip.core.jit import kernel
 
 TERNARY = np.array(
     [
@@ -299,7 +299,7 @@ _C25 = np.uint64(0x80402010)
 _C26 = np.uint64(0x3C)
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def instances_sum(p: np.uint64, o: np.uint64, w: np.ndarray, base: int) -> float:
     """Sum over the 46 instances of ``w[base + folded table offset + index]``."""
     t = TERNARY

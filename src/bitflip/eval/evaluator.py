@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from bitflip.core.bitboard import legal_moves, popcount
+from bitflip.core.jit import kernel
 from bitflip.eval.features import default_feature_weights, features_score
 from bitflip.eval.firebrand import FirebrandWeights, firebrand_score, hand_firebrand_weights
 from bitflip.eval.patterns import patterns_score
@@ -55,14 +55,14 @@ class Evaluation:
     """The weights file it came from ("" for built-in weights)."""
 
 
-@njit(cache=True)
+@kernel()
 def _positional(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
     # w[0:64]: disc-square table; w[64]: weight of one move of mobility; w[65]: overall scale.
     mob = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
     return int((disc_square_score(p, o, w) + w[64] * mob) * w[65])
 
 
-@njit(cache=True)
+@kernel()
 def evaluate(p: np.uint64, o: np.uint64, mask: np.uint64, kind: int, weights: np.ndarray) -> int:
     """Static score of (p, o) in eval units, side to move's view."""
     if kind == KIND_POSITIONAL:

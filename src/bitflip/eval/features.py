@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from bitflip.core.bitboard import NOT_A, NOT_H, U0, legal_moves, popcount
+from bitflip.core.jit import kernel
 from bitflip.eval.positional import TABLES, disc_square_score
 
 _S1 = np.uint64(1)
@@ -243,7 +244,7 @@ def default_feature_weights() -> np.ndarray:
     return np.concatenate([FEATURE_WEIGHTS_OPENING, FEATURE_WEIGHTS_ENDING]).astype(np.float64)
 
 
-@njit(cache=True)
+@kernel()
 def features_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> float:
     """Phase-weighted sum of the features, in discs: ``w[:N]`` at t = 0, ``w[N:2N]`` at t = 1."""
     f = _features(p, o, mask)

@@ -30,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from bitflip.core.bitboard import NOT_A, NOT_H, legal_moves, popcount
+from bitflip.core.jit import kernel
 from bitflip.eval.features import (
     C_SQUARES,
     CORNER_NEIGHBOURS,
@@ -132,7 +133,7 @@ def firebrand_features(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.ndarra
     return out
 
 
-@njit(cache=True)
+@kernel()
 def firebrand_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> float:
     """The FIREBRAND value in discs; ``w[:8]`` are the w_i, ``w[8:16]`` the W_i."""
     f = _firebrand(p, o, mask)

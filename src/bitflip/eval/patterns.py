@@ -26,6 +26,7 @@ import numpy as np
 from numba import njit
 
 from bitflip.core.bitboard import legal_moves, popcount, transform
+from bitflip.core.jit import kernel
 from bitflip.eval._pattern_sum import instances_sum
 
 # Squares are 8 * row + col, a1 = 0 (row 1 at the top).
@@ -191,7 +192,7 @@ def orientation_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
         out[j] = ORIENT_OFFSET[j] + pattern_index(p, o, ORIENT_SQUARES[j], ORIENT_LEN[j])
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def patterns_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> float:
     """The pattern evaluation in discs, from the flat vector ``w`` (see the module doc)."""
     empties = popcount(mask & ~(p | o))

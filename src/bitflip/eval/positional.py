@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from bitflip.core.bitboard import U1, lowest_square
+from bitflip.core.jit import kernel
 
 # The well-known 8x8 table (corners 100, X-squares -50, C-squares -20, ...).
 _TABLE_8 = (
@@ -44,7 +44,7 @@ TABLES = np.stack(
 """``TABLES[size]`` is the table of that size (rows 4, 6 and 8 are filled)."""
 
 
-@njit(cache=True)
+@kernel()
 def disc_square_score(p: np.uint64, o: np.uint64, table: np.ndarray) -> int:
     """Sum of the table over p's discs minus over o's."""
     score = 0

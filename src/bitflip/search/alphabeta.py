@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 
 from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
 from bitflip.core.hashing import position_hash
+from bitflip.core.jit import kernel
 from bitflip.eval.evaluator import EVAL_SCALE, evaluate
 from bitflip.search.endgame import (
     GENERATION,
@@ -54,7 +54,7 @@ SORT_SEARCH_DEPTH = 4
 """From this remaining depth on, children are ordered by a shallow search, not a static score."""
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _sort_depth(depth: int) -> int:
     # Depth of the ordering search at a node of remaining depth ``depth``.
     return min((depth - SORT_SEARCH_DEPTH) // 2, 4)
@@ -68,7 +68,7 @@ PVS_SIG = (
 """One explicit signature: numba's cache of a recursive function is reliable only with one."""
 
 
-@njit(PVS_SIG, cache=True, nogil=True)
+@kernel(PVS_SIG)
 def pvs_kernel(
     p: np.uint64,
     o: np.uint64,

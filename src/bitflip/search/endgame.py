@@ -24,10 +24,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
 from bitflip.core.hashing import position_hash
+from bitflip.core.jit import kernel
 from bitflip.eval.evaluator import evaluate
 from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, odd_regions, pick_next
 from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, bound_of, tt_probe, tt_store
@@ -104,7 +104,7 @@ _EDGES_9 = _ray_edges(9)
 _EDGES_7 = _ray_edges(7)
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _full_along(filled: np.uint64, step: np.uint64, edges: np.ndarray) -> np.uint64:
     # Squares whose whole line along one axis is filled, by doubling: after round k a square
     # knows that the 2**k squares on each side (or up to the edge) are filled.
@@ -118,7 +118,7 @@ def _full_along(filled: np.uint64, step: np.uint64, edges: np.ndarray) -> np.uin
     return down & up
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def stable_discs(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.uint64:
     """Discs of ``p`` that can never be flipped (a subset: edges, corners, full lines).
 
@@ -150,7 +150,7 @@ def stable_discs(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.uint64:
 # --- scores ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _end_score(p: np.uint64, o: np.uint64, n: int) -> int:
     # The disc difference of a finished game with ``n`` empty squares, which go to the winner.
     diff = int(popcount(p)) - int(popcount(o))
@@ -161,7 +161,7 @@ def _end_score(p: np.uint64, o: np.uint64, n: int) -> int:
     return 0
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def final_score(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     """Disc difference of a finished game, the empty squares going to the winner."""
     return _end_score(p, o, int(popcount(mask & ~(p | o))))
@@ -222,7 +222,7 @@ _GATHER_COLUMN = np.uint64(0x0102040810204080)
 """Times a column shifted to column a, it lands in the top byte with row k at bit k."""
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _count_last_flips(x: np.uint64, sq: int) -> int:
     # Discs ``x`` flips by playing ``sq`` on a full 8x8 board: each line through ``sq`` is
     # gathered into a byte (a diagonal by a multiply, each square landing on its column's bit;
@@ -237,7 +237,7 @@ def _count_last_flips(x: np.uint64, sq: int) -> int:
     return n + int(LINE_FLIPS[c, d7])
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
     # One empty square left: whoever can play it does (the side to move first).
     pc = popcount(p)
@@ -256,7 +256,7 @@ def _last1(p: np.uint64, o: np.uint64, sq: int) -> int:
     return _end_score(p, o, 1)
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _solve2(
     p: np.uint64, o: np.uint64, alpha: int, beta: int, x1: int, x2: int, ctl: np.ndarray
 ) -> int:
@@ -302,7 +302,7 @@ def _solve2(
     return _end_score(p, o, 2)
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def _quadrant(sq: int) -> int:
     return ((sq >> 5) << 1) | ((sq >> 2) & 1)
 
@@ -310,7 +310,7 @@ def _quadrant(sq: int) -> int:
 _SOLVE3_SIG = "int64(uint64, uint64, int64, int64, int64, int64, int64, boolean, int64[::1])"
 
 
-@njit(_SOLVE3_SIG, cache=True, nogil=True)
+@kernel(_SOLVE3_SIG)
 def _solve3(
     p: np.uint64,
     o: np.uint64,
@@ -363,7 +363,7 @@ SOLVE_SIG = (
 """Explicit signatures: numba's cache of a recursive function is reliable only with one."""
 
 
-@njit(_SMALL_SIG, cache=True, nogil=True)
+@kernel(_SMALL_SIG)
 def _small(
     p: np.uint64,
     o: np.uint64,
@@ -421,7 +421,7 @@ def _small(
     return best
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def potential_mobility(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     """Empty squares next to an opponent disc: where the side to move might play later."""
     e = mask & ~(p | o)
@@ -435,7 +435,7 @@ def potential_mobility(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     return int(popcount(x & e))
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def move_score_fast(np_: np.uint64, no: np.uint64, mask: np.uint64, odd: bool, b: np.uint64) -> int:
     """Fastest-first ordering score of a move, from the position after it (opponent to move).
 
@@ -456,7 +456,7 @@ def move_score_fast(np_: np.uint64, no: np.uint64, mask: np.uint64, odd: bool, b
 _CORNER_NEIGH = np.uint64(0x42C300000000C342)
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def corner_stability(x: np.uint64) -> int:
     """Discs of ``x`` on a corner or beside an owned corner along an edge (a cheap stability)."""
     c = x & CORNERS
@@ -483,11 +483,7 @@ EG_PC_T = np.array([0.0, 1.0, 1.8, 0.0])
 """ProbCut confidence t of each selective rank (rank 3 is exact: no cut)."""
 
 
-@njit(
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, float64[::1])",
-    cache=True,
-    nogil=True,
-)
+@kernel("int64(uint64, uint64, uint64, int64, int64, int64, int64, float64[::1])")
 def _shallow(
     p: np.uint64,
     o: np.uint64,
@@ -522,7 +518,7 @@ def _shallow(
     return best
 
 
-@njit(SOLVE_SIG, cache=True, nogil=True)
+@kernel(SOLVE_SIG)
 def solve_kernel(
     p: np.uint64,
     o: np.uint64,

@@ -7,23 +7,23 @@ learning agents, not the engine. The engine lives in :mod:`bitflip.search.alphab
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.jit import kernel
 from bitflip.eval.positional import disc_square_score
 
 WIN_SCORE = 1_000_000
 MOBILITY_WEIGHT = 5
 
 
-@njit(cache=True)
+@kernel()
 def handmade_score(p: np.uint64, o: np.uint64, mask: np.uint64, table: np.ndarray) -> int:
     """Disc-square table plus mobility, from the side to move's view."""
     mob = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
     return disc_square_score(p, o, table) + MOBILITY_WEIGHT * mob
 
 
-@njit(cache=True)
+@kernel()
 def minimax_value(
     p: np.uint64,
     o: np.uint64,
@@ -61,7 +61,7 @@ def minimax_value(
     return best
 
 
-@njit(cache=True)
+@kernel()
 def minimax_root(
     p: np.uint64, o: np.uint64, mask: np.uint64, table: np.ndarray, depth: int
 ) -> np.ndarray:

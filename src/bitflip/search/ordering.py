@@ -13,9 +13,9 @@ cheap null-window refutation. The search combines, in this order of trust:
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from bitflip.core.bitboard import U1, legal_moves, popcount
+from bitflip.core.jit import kernel
 
 QUADRANTS = np.array(
     [0x000000000F0F0F0F, 0x00000000F0F0F0F0, 0x0F0F0F0F00000000, 0xF0F0F0F000000000],
@@ -32,7 +32,7 @@ _Q3 = np.uint64(0xF0F0F0F000000000)
 HASH_MOVE_BONUS = 1 << 30
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def odd_regions(empties: np.uint64) -> np.uint64:
     """The union of the quadrants holding an odd number of empty squares."""
     r = np.uint64(0)
@@ -47,14 +47,14 @@ def odd_regions(empties: np.uint64) -> np.uint64:
     return r
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def weighted_mobility(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     """Moves of the side to move, corners counted twice."""
     m = legal_moves(p, o, mask)
     return int(popcount(m) + popcount(m & CORNERS))
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def pick_next(moves: np.ndarray, scores: np.ndarray, start: int, n: int) -> int:
     """Swap the best-scored move of ``start..n-1`` to ``start`` (selection sort, one step)."""
     best = start
@@ -67,6 +67,6 @@ def pick_next(moves: np.ndarray, scores: np.ndarray, start: int, n: int) -> int:
     return int(moves[start])
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def square_bit_of(sq: int) -> np.uint64:
     return U1 << np.uint64(sq)

@@ -16,7 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
+
+from bitflip.core.jit import kernel
 
 LOWER = 1
 """The score is a lower bound (the search failed high)."""
@@ -36,7 +37,7 @@ _GEN_SHIFT = 37
 ENTRY_BYTES = 16
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def bound_of(score: int, alpha: int, beta: int) -> int:
     """What a fail-soft score searched in the window (alpha, beta) tells: LOWER, UPPER or EXACT."""
     if score >= beta:
@@ -46,7 +47,7 @@ def bound_of(score: int, alpha: int, beta: int) -> int:
     return UPPER
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def tt_pack(score: int, depth: int, bound: int, move: int, gen: int) -> np.int64:
     """One int64 word holding an entry's fields."""
     s = min(max(score, -_SCORE_OFFSET + 1), _SCORE_OFFSET - 1) + _SCORE_OFFSET
@@ -59,7 +60,7 @@ def tt_pack(score: int, depth: int, bound: int, move: int, gen: int) -> np.int64
     )
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def tt_probe(keys: np.ndarray, data: np.ndarray, key: np.uint64) -> tuple[bool, int, int, int, int]:
     """(found, score, depth, bound, move) of the entry for ``key``."""
     i = np.int64(key & np.uint64(keys.shape[0] - 1)) & ~np.int64(1)
@@ -76,7 +77,7 @@ def tt_probe(keys: np.ndarray, data: np.ndarray, key: np.uint64) -> tuple[bool, 
     return False, 0, 0, 0, NO_MOVE
 
 
-@njit(cache=True, nogil=True)
+@kernel()
 def tt_store(
     keys: np.ndarray,
     data: np.ndarray,

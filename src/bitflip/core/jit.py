@@ -1,0 +1,31 @@
+"""How bitflip compiles the kernels on its search paths.
+
+A search kernel takes its tables and buffers as arrays that its Python caller holds for the
+whole call. numba nevertheless counts references to every array argument: an atomic increment
+at entry and a decrement at each exit, per call. Its pruning pass removes such pairs from small
+functions but not from the big recursive ones, where they cost 30% of the midgame search's time
+(``perf`` showed ``NRT_incref``/``NRT_decref`` on top; see benchmarks/RESULTS-search.md).
+:func:`kernel` compiles without reference counting. Such a function may take, slice and write
+arrays but not create them: numba refuses to compile one that calls ``np.zeros`` and the like.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from numba import njit
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
+"""``_nrt`` is numba's switch for its runtime (reference counting, array creation)."""
+
+
+def kernel(signature: str | None = None) -> Callable[[F], F]:
+    """``numba.njit`` for a search kernel: cached, releasing the GIL, no reference counting.
+
+    Give ``signature`` for recursive kernels (numba caches those reliably only with one).
+    """
+    args = () if signature is None else (signature,)
+    return cast(Callable[[F], F], njit(*args, **KERNEL_OPTIONS))
