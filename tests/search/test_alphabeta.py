@@ -9,15 +9,16 @@ from hypothesis import strategies as st
 
 from bitflip.core import bitboard as bb
 from bitflip.core.board import Board
-from bitflip.eval.evaluator import EVAL_SCALE, evaluate, load_evaluation
+from bitflip.eval.evaluator import EVAL_SCALE, Evaluation, evaluate, load_evaluation
 from bitflip.search.driver import Searcher, SearchPlan
 from bitflip.search.endgame import final_score
 from bitflip.search.limits import SearchInfo
 
 EV = load_evaluation("positional")
+PATTERNS = load_evaluation("patterns")
 
 
-def negamax(p: int, o: int, mask: int, depth: int) -> int:
+def negamax(p: int, o: int, mask: int, depth: int, ev: Evaluation = EV) -> int:
     up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
     if depth >= bin(mask & ~(p | o)).count("1"):
         depth = 99  # the search solves exactly once it reaches the end
@@ -25,15 +26,15 @@ def negamax(p: int, o: int, mask: int, depth: int) -> int:
     if moves == 0:
         if int(bb.legal_moves(uo, up, um)) == 0:
             return EVAL_SCALE * int(final_score(up, uo, um))
-        return -negamax(o, p, mask, depth)
+        return -negamax(o, p, mask, depth, ev)
     if depth == 0:
-        return int(evaluate(up, uo, um, EV.kind, EV.weights))
+        return int(evaluate(up, uo, um, ev.kind, ev.weights))
     best = -(10**9)
     while moves:
         sq = (moves & -moves).bit_length() - 1
         moves &= moves - 1
         f = int(bb.flips(up, uo, sq))
-        best = max(best, -negamax(o ^ f, p | f | (1 << sq), mask, depth - 1))
+        best = max(best, -negamax(o ^ f, p | f | (1 << sq), mask, depth - 1, ev))
     return best
 
 
@@ -80,6 +81,21 @@ def test_score_is_the_minimax_value_with_and_without_tables(
     assert scores[0] == scores[1]
     ref = max(-negamax(*_child(p, o, sq), mask, depth - 1) for sq in list(b.legal_moves))
     assert scores[0] == ref
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10**6), plies=st.integers(0, 50), depth=st.integers(1, 4))
+def test_pattern_search_is_the_minimax_value(seed: int, plies: int, depth: int) -> None:
+    # The search carries pattern indices down the tree (eval.pattern_indices) where the
+    # reference gathers them at each leaf: a slip in carrying them changes the value.
+    b = random_position(seed, 8, plies)
+    if b is None:
+        return
+    p, o = b.side_bitboards()
+    mask = b.geometry.mask
+    r, _ = Searcher(PATTERNS, tt_mb=1).search(p, o, mask, SearchPlan(max_depth=depth))
+    ref = max(-negamax(*_child(p, o, sq), mask, depth - 1, PATTERNS) for sq in list(b.legal_moves))
+    assert round(r.score * EVAL_SCALE) == ref
 
 
 def _child(p: int, o: int, sq: int) -> tuple[int, int]:

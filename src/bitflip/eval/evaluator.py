@@ -23,6 +23,7 @@ from bitflip.core.bitboard import legal_moves, popcount
 from bitflip.core.jit import kernel
 from bitflip.eval.features import default_feature_weights, features_score
 from bitflip.eval.firebrand import FirebrandWeights, firebrand_score, hand_firebrand_weights
+from bitflip.eval.pattern_indices import indexed_patterns_score
 from bitflip.eval.patterns import patterns_score
 from bitflip.eval.positional import TABLES, disc_square_score
 
@@ -74,6 +75,23 @@ def evaluate(p: np.uint64, o: np.uint64, mask: np.uint64, kind: int, weights: np
     if kind == KIND_PATTERNS:
         return round(patterns_score(p, o, mask, weights) * EVAL_SCALE)
     return 0
+
+
+@kernel()
+def evaluate_indexed(
+    p: np.uint64,
+    o: np.uint64,
+    mask: np.uint64,
+    kind: int,
+    weights: np.ndarray,
+    rows: np.ndarray,
+    ply: int,
+) -> int:
+    """:func:`evaluate`, reading the pattern indices a search keeps up to date in ``rows[ply]``
+    (see :mod:`bitflip.eval.pattern_indices`) instead of gathering them."""
+    if kind == KIND_PATTERNS:
+        return round(indexed_patterns_score(p, o, mask, weights, rows, ply) * EVAL_SCALE)
+    return evaluate(p, o, mask, kind, weights)
 
 
 def positional_evaluation(size: int = 8) -> Evaluation:

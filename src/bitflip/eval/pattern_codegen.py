@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 from bitflip.core.bitboard import SYMMETRY_INVERSE
-from bitflip.eval.patterns import LAYOUT, PATTERNS
+from bitflip.eval.patterns import LAYOUT, PATTERNS, SUM_ORDER
 
 TARGET = Path(__file__).with_name("_pattern_sum.py")
 _DIAG_GATHER = 0x0101010101010101
@@ -58,9 +58,8 @@ def generate_source() -> str:
         return f"({x} >> {const(shift)})" if shift else x
 
     body: list[str] = []
-    order = sorted(range(len(LAYOUT.inst_sym)), key=lambda i: SYMMETRY_INVERSE[LAYOUT.inst_sym[i]])
     seen: set[int] = set()
-    for i in order:
+    for i in (int(j) for j in SUM_ORDER):
         sym = SYMMETRY_INVERSE[int(LAYOUT.inst_sym[i])]
         if sym not in seen:
             seen.add(sym)

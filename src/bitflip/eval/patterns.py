@@ -25,7 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import legal_moves, popcount, transform
+from bitflip.core.bitboard import SYMMETRY_INVERSE, legal_moves, popcount, transform
 from bitflip.core.jit import kernel
 from bitflip.eval._pattern_sum import instances_sum
 
@@ -165,6 +165,12 @@ ORIENT_OFFSET = LAYOUT.orient_offset
 INST_SQUARES = LAYOUT.inst_squares
 INST_LEN = LAYOUT.inst_len
 INST_OFFSET = LAYOUT.inst_offset
+SUM_ORDER = np.array(
+    sorted(range(len(INST_LEN)), key=lambda i: SYMMETRY_INVERSE[int(LAYOUT.inst_sym[i])]),
+    dtype=np.int64,
+)
+"""The order instances are summed in: grouped by the symmetry they are read through. Every
+reader sums in this order, so all of them give the same float."""
 
 
 def phase_map(n_phases: int) -> np.ndarray:

@@ -18,7 +18,8 @@ import numpy as np
 from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
 from bitflip.core.hashing import position_hash
 from bitflip.core.jit import kernel
-from bitflip.eval.evaluator import EVAL_SCALE, evaluate
+from bitflip.eval.evaluator import EVAL_SCALE, KIND_PATTERNS, evaluate_indexed
+from bitflip.eval.pattern_indices import ROW, pass_indices, play_indices, set_indices
 from bitflip.search.endgame import (
     GENERATION,
     MAX_NODES,
@@ -62,7 +63,7 @@ def _sort_depth(depth: int) -> int:
 
 PVS_SIG = (
     "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, float64[::1],"
-    " uint64[:], int64[:], int64[:, ::1], int64[:, ::1], uint64[:], int64[:],"
+    " uint64[:], int64[:], int64[:, ::1], int64[:, ::1], uint16[:, ::1], uint64[:], int64[:],"
     " int64[:, ::1], int64[:, ::1], float64[:, ::1], int64[::1])"
 )
 """One explicit signature: numba's cache of a recursive function is reliable only with one."""
@@ -83,6 +84,7 @@ def pvs_kernel(
     data: np.ndarray,
     buf_moves: np.ndarray,
     buf_scores: np.ndarray,
+    rows: np.ndarray,
     eg_keys: np.ndarray,
     eg_data: np.ndarray,
     eg_moves: np.ndarray,
@@ -116,6 +118,8 @@ def pvs_kernel(
             if s == 0:
                 return int(-ctl[CONTEMPT] if ply % 2 == 0 else ctl[CONTEMPT])
             return int(s * EVAL_SCALE)
+        if kind == KIND_PATTERNS:
+            pass_indices(rows, ply)
         return -pvs_kernel(
             o,
             p,
@@ -130,6 +134,7 @@ def pvs_kernel(
             data,
             buf_moves,
             buf_scores,
+            rows,
             eg_keys,
             eg_data,
             eg_moves,
@@ -138,7 +143,7 @@ def pvs_kernel(
             ctl,
         )
     if depth <= 0:
-        return int(evaluate(p, o, mask, kind, weights))
+        return int(evaluate_indexed(p, o, mask, kind, weights, rows, ply))
 
     key = position_hash(p, o)
     found, tscore, tdepth, tbound, hash_move = tt_probe(keys, data, key)
@@ -173,6 +178,7 @@ def pvs_kernel(
             data,
             buf_moves,
             buf_scores,
+            rows,
             eg_keys,
             eg_data,
             eg_moves,
@@ -199,6 +205,7 @@ def pvs_kernel(
             data,
             buf_moves,
             buf_scores,
+            rows,
             eg_keys,
             eg_data,
             eg_moves,
@@ -230,6 +237,8 @@ def pvs_kernel(
         if sq == hash_move:
             s = HASH_MOVE_BONUS
         elif depth >= SORT_SEARCH_DEPTH:
+            if kind == KIND_PATTERNS:
+                play_indices(rows, ply, sq, f)
             s = -pvs_kernel(
                 np_,
                 no,
@@ -244,6 +253,7 @@ def pvs_kernel(
                 data,
                 buf_moves,
                 buf_scores,
+                rows,
                 eg_keys,
                 eg_data,
                 eg_moves,
@@ -259,7 +269,9 @@ def pvs_kernel(
             if b & CORNERS:
                 s += 64
             if depth >= 2:
-                s -= int(evaluate(np_, no, mask, kind, weights))
+                if kind == KIND_PATTERNS:
+                    play_indices(rows, ply, sq, f)
+                s -= int(evaluate_indexed(np_, no, mask, kind, weights, rows, ply + 1))
         mv[count] = sq
         sc[count] = s
         count += 1
@@ -275,6 +287,8 @@ def pvs_kernel(
         f = flips(p, o, sq)
         np_ = o ^ f
         no = p | f | b
+        if kind == KIND_PATTERNS:
+            play_indices(rows, ply, sq, f)
         # PVS: the first move gets the full window, the others a null window first and a
         # re-search only when they land inside (alpha, beta).
         v = -pvs_kernel(
@@ -291,6 +305,7 @@ def pvs_kernel(
             data,
             buf_moves,
             buf_scores,
+            rows,
             eg_keys,
             eg_data,
             eg_moves,
@@ -313,6 +328,7 @@ def pvs_kernel(
                 data,
                 buf_moves,
                 buf_scores,
+                rows,
                 eg_keys,
                 eg_data,
                 eg_moves,
@@ -345,6 +361,8 @@ class SearchContext:
     ctl: np.ndarray
     moves: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY, 64), dtype=np.int64))
     scores: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY, 64), dtype=np.int64))
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY + 1, ROW), dtype=np.uint16))
+    """Pattern indices of each ply's position (see :mod:`bitflip.eval.pattern_indices`)."""
     eg_buffers: SolverBuffers = field(default_factory=SolverBuffers.allocate)
 
     def midgame(
@@ -355,6 +373,8 @@ class SearchContext:
         ``ply`` counts the moves since the root (odd: the root's opponent is to move), which
         tells the contempt whose draw it is.
         """
+        if self.kind == KIND_PATTERNS:
+            set_indices(np.uint64(p), np.uint64(o), self.rows, ply)
         return int(
             pvs_kernel(
                 np.uint64(p),
@@ -370,6 +390,7 @@ class SearchContext:
                 self.tt.data,
                 self.moves,
                 self.scores,
+                self.rows,
                 self.eg_tt.keys,
                 self.eg_tt.data,
                 self.eg_buffers.moves,
