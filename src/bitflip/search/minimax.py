@@ -7,6 +7,7 @@ learning agents, not the engine. The engine lives in :mod:`bitflip.search.alphab
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
 from bitflip.core.jit import kernel
@@ -61,7 +62,7 @@ def minimax_value(
     return best
 
 
-@kernel()
+@njit(cache=True)  # it creates its result array, so it keeps numba's reference counting
 def minimax_root(
     p: np.uint64, o: np.uint64, mask: np.uint64, table: np.ndarray, depth: int
 ) -> np.ndarray:
