@@ -51,8 +51,24 @@ SQUARE_POWERS = _square_powers()
 (3**10 - 1, the largest index, fits in 16 bits)."""
 TWICE_POWERS = (2 * SQUARE_POWERS).astype(np.uint16)
 """What a disc of the opponent adds."""
+MINUS_POWERS = (-SQUARE_POWERS.astype(np.int64)).astype(np.uint16)
+"""Minus :data:`SQUARE_POWERS` modulo 2**16: adding it to a uint16 index subtracts."""
 TABLE_OFFSET = np.concatenate([INST_OFFSET[SUM_ORDER], np.zeros(WIDTH - N_INST, dtype=np.int64)])
 """Folded table offset (within a phase block) of each instance, in sum order."""
+
+
+@kernel()
+def _add_discs(
+    discs: np.uint64, first: np.ndarray, second: np.ndarray, rows: np.ndarray, ply: int
+) -> None:
+    # Each disc adds its ``first`` powers to the first half of the row, ``second`` to the other.
+    m = discs
+    while m:
+        sq = lowest_square(m)
+        m &= m - U1
+        for i in range(WIDTH):
+            rows[ply, i] += first[sq, i]
+            rows[ply, WIDTH + i] += second[sq, i]
 
 
 @kernel()
@@ -60,20 +76,8 @@ def set_indices(p: np.uint64, o: np.uint64, rows: np.ndarray, ply: int) -> None:
     """Fill ``rows[ply]`` with the indices of (p, o), p to move."""
     for i in range(ROW):
         rows[ply, i] = 0
-    m = p
-    while m:
-        sq = lowest_square(m)
-        m &= m - U1
-        for i in range(WIDTH):
-            rows[ply, i] += SQUARE_POWERS[sq, i]
-            rows[ply, WIDTH + i] += TWICE_POWERS[sq, i]
-    m = o
-    while m:
-        sq = lowest_square(m)
-        m &= m - U1
-        for i in range(WIDTH):
-            rows[ply, i] += TWICE_POWERS[sq, i]
-            rows[ply, WIDTH + i] += SQUARE_POWERS[sq, i]
+    _add_discs(p, SQUARE_POWERS, TWICE_POWERS, rows, ply)
+    _add_discs(o, TWICE_POWERS, SQUARE_POWERS, rows, ply)
 
 
 @kernel()
@@ -89,13 +93,7 @@ def play_indices(rows: np.ndarray, ply: int, sq: int, flipped: np.uint64) -> Non
     for i in range(WIDTH):
         rows[child, i] = rows[ply, WIDTH + i] + TWICE_POWERS[sq, i]
         rows[child, WIDTH + i] = rows[ply, i] + SQUARE_POWERS[sq, i]
-    m = flipped
-    while m:
-        f = lowest_square(m)
-        m &= m - U1
-        for i in range(WIDTH):
-            rows[child, i] += SQUARE_POWERS[f, i]
-            rows[child, WIDTH + i] -= SQUARE_POWERS[f, i]
+    _add_discs(flipped, SQUARE_POWERS, MINUS_POWERS, rows, child)
 
 
 @kernel()
