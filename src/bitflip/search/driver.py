@@ -74,69 +74,62 @@ class RootScore:
     bound: int
 
 
-def _root_pvs(
-    p: int,
-    o: int,
-    moves: list[int],
-    alpha: int,
-    beta: int,
-    all_moves: bool,
-    search: Callable[[int, int, int, int], int],
-    ctl: np.ndarray,
-) -> list[RootScore]:
-    """PVS over the root moves in the given order; ``search`` gives a child's own value."""
-    out: list[RootScore] = []
-    a = alpha
-    for i, sq in enumerate(moves):
-        np_, no = child(p, o, sq)
-        if i == 0 or all_moves:
-            lo = alpha if all_moves else a
-            v = -search(np_, no, -beta, -lo)
-        else:
-            lo = a
-            v = -search(np_, no, -a - 1, -a)
-            if a < v < beta:
-                lo = v - 1
-                v = -search(np_, no, -beta, -lo)
-        if ctl[STOP]:
-            break
-        bound = bound_of(v, lo, beta)
-        out.append(RootScore(sq, v, bound))
-        if v > a:
-            a = v
-            if a >= beta and not all_moves:
-                break
-    return out
-
-
 Widen = Callable[[int, int, int], tuple[int, int] | None]
 """Given a root search's best score and its window: the next window, or None if it is inside."""
 
 
-def _aspiration(
-    p: int,
-    o: int,
-    moves: list[int],
-    alpha: int,
-    beta: int,
-    all_moves: bool,
-    search: Callable[[int, int, int, int], int],
-    ctl: np.ndarray,
-    widen: Widen,
-) -> list[RootScore] | None:
-    """Root PVS in (alpha, beta), widened by ``widen`` until the best score is inside; the
-    move that failed high goes first. None when stopped."""
-    while True:
-        res = _root_pvs(p, o, moves, alpha, beta, all_moves, search, ctl)
-        if ctl[STOP] or not res:
-            return None
-        best = max(res, key=lambda r: r.score)
-        window = widen(best.score, alpha, beta)
-        if window is None:
-            return res
-        if best.score >= beta:
-            moves = [best.move] + [m for m in moves if m != best.move]
-        alpha, beta = window
+@dataclass(frozen=True)
+class _RootSearch:
+    """The root moves of (p, o), each child valued by ``search(p, o, alpha, beta)``."""
+
+    p: int
+    o: int
+    all_moves: bool
+    """Score every move exactly (multi-PV), not only the best."""
+    search: Callable[[int, int, int, int], int]
+    ctl: np.ndarray
+
+    def pvs(self, moves: list[int], alpha: int, beta: int) -> list[RootScore]:
+        """PVS over the root moves in the given order."""
+        out: list[RootScore] = []
+        a = alpha
+        for i, sq in enumerate(moves):
+            np_, no = child(self.p, self.o, sq)
+            if i == 0 or self.all_moves:
+                lo = alpha if self.all_moves else a
+                v = -self.search(np_, no, -beta, -lo)
+            else:
+                lo = a
+                v = -self.search(np_, no, -a - 1, -a)
+                if a < v < beta:
+                    lo = v - 1
+                    v = -self.search(np_, no, -beta, -lo)
+            if self.ctl[STOP]:
+                break
+            bound = bound_of(v, lo, beta)
+            out.append(RootScore(sq, v, bound))
+            if v > a:
+                a = v
+                if a >= beta and not self.all_moves:
+                    break
+        return out
+
+    def aspiration(
+        self, moves: list[int], alpha: int, beta: int, widen: Widen
+    ) -> list[RootScore] | None:
+        """PVS in (alpha, beta), widened by ``widen`` until the best score is inside; the
+        move that failed high goes first. None when stopped."""
+        while True:
+            res = self.pvs(moves, alpha, beta)
+            if self.ctl[STOP] or not res:
+                return None
+            best = max(res, key=lambda r: r.score)
+            window = widen(best.score, alpha, beta)
+            if window is None:
+                return res
+            if best.score >= beta:
+                moves = [best.move] + [m for m in moves if m != best.move]
+            alpha, beta = window
 
 
 @dataclass
@@ -346,7 +339,7 @@ class Searcher:
                 return alpha, min(INF, score + width)
             return None
 
-        res = _aspiration(p, o, moves, alpha, beta, plan.multipv, search, ctl, widen)
+        res = _RootSearch(p, o, plan.multipv, search, ctl).aspiration(moves, alpha, beta, widen)
         if res is None:
             return None
         best = max(res, key=lambda r: r.score)
@@ -415,7 +408,8 @@ class Searcher:
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
         if guess is not None:
             alpha, beta = max(guess - width, -65), min(guess + width, 65)
-        return _aspiration(p, o, moves, alpha, beta, plan.multipv, search, ctx.ctl, widen)
+        root = _RootSearch(p, o, plan.multipv, search, ctx.ctl)
+        return root.aspiration(moves, alpha, beta, widen)
 
     # --- reporting ---------------------------------------------------------------------------
 
