@@ -105,3 +105,14 @@ def test_popcount_and_lowest_square() -> None:
         assert bb.popcount(np.uint64(x)) == bin(x).count("1")
         assert bb.lowest_square(np.uint64(x)) == (x & -x).bit_length() - 1
     assert bb.popcount(np.uint64(0)) == 0
+
+
+def test_final_margin_gives_the_empties_to_the_winner() -> None:
+    from bitflip.core.bitboard import FULL, final_margin, margin_with_empties
+
+    p, o = np.uint64(0xFF), np.uint64(0xF00)  # 8 against 4, 52 empties
+    assert final_margin(p, o, FULL) == 8 - 4 + 52
+    assert final_margin(o, p, FULL) == -(8 - 4 + 52)
+    assert final_margin(p, p, FULL) == 0
+    assert margin_with_empties(0, 10) == 0
+    assert margin_with_empties(-3, 10) == -13

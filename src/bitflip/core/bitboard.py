@@ -31,6 +31,8 @@ _S32 = np.uint64(32)
 _S63 = np.uint64(63)
 _S4 = np.uint64(4)
 
+FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
+"""Every square of the 64-bit board (the 8x8 mask; smaller boards use :mod:`geometry` masks)."""
 NOT_A = np.uint64(0xFEFEFEFEFEFEFEFE)
 """Squares not in column a: valid landing squares of a shift toward column h."""
 NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
@@ -191,6 +193,28 @@ def play(p: np.uint64, o: np.uint64, sq: int) -> tuple[np.uint64, np.uint64]:
     """The position after the side to move plays ``sq``, seen from the new side to move."""
     f = flips(p, o, sq)
     return o ^ f, p | f | (U1 << np.uint64(sq))
+
+
+@njit(cache=True)
+def margin_with_empties(diff: int, empties: int) -> int:
+    """A finished game's disc difference ``diff`` with the ``empties`` given to the winner."""
+    if diff > 0:
+        return diff + empties
+    if diff < 0:
+        return diff - empties
+    return 0
+
+
+@njit(cache=True)
+def final_margin(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
+    """The side to move's final disc margin in a finished game, empties to the winner.
+
+    The one place the rule lives: every search, learner and record reader calls this (or
+    :func:`margin_with_empties` when it holds counts instead of bitboards).
+    """
+    return margin_with_empties(
+        int(popcount(p)) - int(popcount(o)), int(popcount(mask & ~(p | o)))
+    )
 
 
 # --- symmetries ------------------------------------------------------------------------------
