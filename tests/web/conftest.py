@@ -16,6 +16,8 @@ from fastapi.testclient import TestClient
 from bitflip.web.app import create_app
 
 View = dict[str, Any]
+BASE = "http://localhost"
+"""The test client's URL: the app answers only requests that name a localhost host."""
 
 
 @pytest.fixture
@@ -25,7 +27,7 @@ def db(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def client(db: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(db, opponent="random")) as c:
+    with TestClient(create_app(db, opponent="random"), base_url=BASE) as c:
         yield c
 
 

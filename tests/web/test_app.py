@@ -10,7 +10,7 @@ from fastapi.testclient import TestClient
 from bitflip.web.app import create_app
 from bitflip.web.engine_bridge import engine_available
 
-from .conftest import View, wait_for
+from .conftest import BASE, View, wait_for
 
 
 def new(client: TestClient, **body: object) -> View:
@@ -139,11 +139,11 @@ def test_undo_against_an_opponent_takes_back_its_reply(client: TestClient) -> No
 
 
 def test_games_survive_a_restart(db: Path) -> None:
-    with TestClient(create_app(db, opponent="greedy")) as c:
+    with TestClient(create_app(db, opponent="greedy"), base_url=BASE) as c:
         v = new(c, human="both", moves="f5d6c3")
         c.post(f"/api/games/{v['id']}/jump", json={"ply": 1})
         other = new(c, human="black")
-    with TestClient(create_app(db, opponent="greedy")) as c:
+    with TestClient(create_app(db, opponent="greedy"), base_url=BASE) as c:
         back = c.get(f"/api/games/{v['id']}").json()
         assert back["moves"] == ["f5", "d6", "c3"] and back["cursor"] == 1
         assert c.get(f"/api/games/{other['id']}").json()["opponent"] == "greedy"

@@ -80,7 +80,11 @@ def browser(server: str) -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any, server: str) -> Iterator[Any]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 860}, accept_downloads=True)
+    # Playwright's wait_for_function evaluates strings in the page, which the app's CSP forbids;
+    # test_names_from_a_loaded_game_file_stay_text runs the page under its real CSP.
+    ctx = browser.new_context(
+        viewport={"width": 1280, "height": 860}, accept_downloads=True, bypass_csp=True
+    )
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -254,3 +258,37 @@ def test_games_dialog_opens_a_stored_game_and_tabs_keep_their_own(
     # A move in one tab shows in the other tab that follows the same game.
     other.click(f"#board rect[data-sq={view(other)['legal'][0]}]")
     page.wait_for_function("window.bitflip.view.moves.length === 4")
+
+
+def test_names_from_a_loaded_game_file_stay_text(browser: Any, server: str) -> None:
+    """A GGF whose player name is markup: the Games dialog shows it as text, no element, no
+    script; the page runs under its Content-Security-Policy without a violation."""
+    import json
+    import urllib.request
+
+    evil = '<img src=x onerror="window.pwned=1">'
+    body = {"text": f"(;GM[Othello]PB[{evil}]PW[w]B[f5];)", "human": "both"}
+    req = urllib.request.Request(
+        server + "/api/games/load",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as r:
+        game = json.loads(r.read())
+    ctx = browser.new_context(viewport={"width": 1280, "height": 860})
+    page = ctx.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda e: problems.append(str(e)))
+    page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+    page.goto(f"{server}/#game={game['id']}")
+    page.wait_for_selector("#board circle.disc")
+    page.click("#btn-games")
+    page.wait_for_selector("#dlg-games[open]")
+    assert page.locator("#games-table img").count() == 0
+    assert evil in page.inner_text("#games-table")
+    page.wait_for_timeout(300)
+    assert page.evaluate("window.pwned") is None
+    csp = page.evaluate("fetch('/').then(r => r.headers.get('content-security-policy'))")
+    assert "script-src 'self'" in csp
+    ctx.close()
+    assert not problems, problems

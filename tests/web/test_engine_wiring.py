@@ -18,7 +18,7 @@ from bitflip.web.app import create_app
 from bitflip.web.sessions import mistake_kind
 
 from . import fake_engine
-from .conftest import View, wait_for
+from .conftest import BASE, View, wait_for
 
 
 @pytest.fixture
@@ -31,7 +31,7 @@ def fake(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @pytest.fixture
 def eclient(fake: None, tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "g.sqlite")) as c:
+    with TestClient(create_app(tmp_path / "g.sqlite"), base_url=BASE) as c:
         yield c
 
 

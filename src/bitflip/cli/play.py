@@ -25,7 +25,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--opponent",
         default=None,
         help="agent spec of the opponent (default: the engine at its default level, "
-        f"or {FALLBACK_OPPONENT} without an engine)",
+        f"or {FALLBACK_OPPONENT} without an engine); the web page may always choose it",
+    )
+    p.add_argument(
+        "--allow-opponent",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a further opponent the web page may choose (repeatable). The page offers only safe "
+        "agents by default; specs that start a program or read a file (nboard:cmd=..., net=..., "
+        "weights=..., table=...) must be named here or with --opponent",
     )
     p.add_argument("--color", choices=("black", "white"), default="black", help="your colour")
     p.add_argument("--size", type=int, choices=(4, 6, 8), default=8, help="board size")
@@ -73,11 +82,20 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         db=Path(args.db) if args.db else default_db(),
         opponent=opponent,
+        allow_opponents=args.allow_opponent,
         open_browser=not args.no_browser,
     )
 
 
-def serve(*, host: str, port: int, db: Path, opponent: str, open_browser: bool) -> int:
+def serve(
+    *,
+    host: str,
+    port: int,
+    db: Path,
+    opponent: str,
+    open_browser: bool,
+    allow_opponents: list[str] | None = None,
+) -> int:
     """Serve the web app until interrupted; opens the browser once the server listens."""
     try:
         import uvicorn
@@ -89,9 +107,19 @@ def serve(*, host: str, port: int, db: Path, opponent: str, open_browser: bool) 
             "pip install 'bitflip[web]', or play in the terminal with --terminal"
         ) from None
     from bitflip.web.engine_bridge import Opponent
+    from bitflip.web.policy import canonical
 
-    Opponent(opponent, size=8)  # a bad spec fails now, in one line, not in the first game
-    app = create_app(db, opponent=opponent)
+    allowed = list(allow_opponents or [])
+    for spec in [opponent, *allowed]:
+        canonical(spec)  # a bad spec fails now, in one line, not in the first game
+    Opponent(opponent, size=8)
+    app = create_app(db, opponent=opponent, allow_opponents=allowed, host=host)
+    if host in ("0.0.0.0", "::"):
+        print(
+            "warning: serving on every network interface: anyone who can reach this machine "
+            "can play and load games here",
+            file=sys.stderr,
+        )
     # Open pages hold long polls; do not wait for them to end on Ctrl+C.
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2

@@ -8,6 +8,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 Side = Literal["black", "white", "both", "none"]
 
+# Bounds on what a request may carry (the whole body is also bounded, see web.guard).
+MAX_SPEC = 200
+MAX_TRANSCRIPT = 1000
+"""A transcript of a whole game is 120 characters; room for spaces, passes and line breaks."""
+MAX_GAME_TEXT = 64 * 1024
+"""A pasted GGF game with comments."""
+MAX_TITLE = 200
+
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -19,16 +27,20 @@ class NewGame(Strict):
     size: Literal[4, 6, 8] = 8
     human: Side = Field("black", description="who the person plays; 'both': no opponent moves")
     opponent: str | None = Field(
-        None, description="agent spec such as 'engine:level=8', 'minimax:depth=4', 'random'"
+        None,
+        max_length=MAX_SPEC,
+        description="agent spec such as 'engine:level=8', 'minimax:depth=4', 'random'",
     )
-    start: str | None = Field(None, description="OBF of a set-up start position")
-    moves: str | None = Field(None, description="a transcript to play from the start")
-    seed: int | None = None
-    title: str = ""
+    start: str | None = Field(None, max_length=100, description="OBF of a set-up start position")
+    moves: str | None = Field(
+        None, max_length=MAX_TRANSCRIPT, description="a transcript to play from the start"
+    )
+    seed: int | None = Field(None, ge=0, le=2**32)
+    title: str = Field("", max_length=MAX_TITLE)
 
 
 class MoveRequest(Strict):
-    move: str = Field(..., description="a square such as 'f5', or 'pa' to pass")
+    move: str = Field(..., max_length=8, description="a square such as 'f5', or 'pa' to pass")
     ply: int | None = Field(
         None, description="the ply the move is meant for; a stale one is refused (409)"
     )
@@ -47,16 +59,20 @@ class AnalyseRequest(Strict):
 
 
 class LoadRequest(Strict):
-    text: str = Field(..., description="a transcript ('f5d6c3...') or a GGF game '(;GM[...];)'")
+    text: str = Field(
+        ...,
+        max_length=MAX_GAME_TEXT,
+        description="a transcript ('f5d6c3...') or a GGF game '(;GM[...];)'",
+    )
     format: Literal["auto", "transcript", "ggf"] = "auto"
     size: Literal[4, 6, 8] = Field(8, description="board size of a transcript")
     human: Side = "both"
-    opponent: str | None = None
+    opponent: str | None = Field(None, max_length=MAX_SPEC)
 
 
 class GameSettings(Strict):
     human: Side | None = None
-    opponent: str | None = None
+    opponent: str | None = Field(None, max_length=MAX_SPEC)
 
 
 class Result(BaseModel):

@@ -3,15 +3,19 @@
 ``create_app(db_path)`` builds an app over one SQLite file; ``bitflip play`` serves it with
 uvicorn. Every error a client can cause is a 4xx with a one-line ``detail``: 400 for a bad
 move or request, 404 for an unknown game, 409 for a request that does not fit the game now
-(wrong turn, game over, stale ply), 422 for a body of the wrong shape, 503 when hints or
-analysis need an engine this build lacks.
+(wrong turn, game over, stale ply), 403 for an opponent the server does not allow or a request
+from another origin, 413 for a body over the limit, 422 for a body of the wrong shape, 503 when
+hints or analysis need an engine this build lacks. Details are one short line that never echoes
+a long input back. :mod:`bitflip.web.guard` checks every request first; :mod:`bitflip.web.policy`
+decides which opponents requests may name.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -25,10 +29,16 @@ from bitflip.core.board import BLACK, WHITE
 from bitflip.web import api, engine_bridge, records
 from bitflip.web.engine_bridge import EngineUnavailable
 from bitflip.web.games import GameError
+from bitflip.web.guard import RequestGuard, allowed_hosts
+from bitflip.web.policy import SAFE_AGENTS, ForbiddenOpponent, OpponentPolicy
 from bitflip.web.sessions import Conflict, GameManager, UnknownGame
 from bitflip.web.store import GameStore
 
+log = logging.getLogger(__name__)
+
 STATIC = Path(__file__).parent / "static"
+MAX_DETAIL = 200
+"""Longest error detail: a message about a huge input names it, it does not repeat it."""
 MAX_WAIT = 25.0
 """Longest a ``GET /api/games/{id}?after=...`` waits for a change, in seconds."""
 
@@ -37,13 +47,23 @@ def create_app(
     db_path: str | Path = ":memory:",
     *,
     opponent: str | None = None,
+    allow_opponents: Iterable[str] = (),
+    host: str = "127.0.0.1",
     workers: int = 8,
 ) -> FastAPI:
-    """The web app over the games in ``db_path``; ``opponent`` is a new game's default."""
+    """The web app over the games in ``db_path``.
+
+    Args:
+        opponent: a new game's opponent when a request names none (always allowed).
+        allow_opponents: further specs that requests may name beside the safe agents (see
+            :mod:`bitflip.web.policy`); only the person starting the server sets these.
+        host: the address the server is bound to; requests must name it in ``Host``.
+        workers: threads for opponents, pondering and analysis.
+    """
+    default = opponent or engine_bridge.default_opponent()
+    policy = OpponentPolicy.allowing([default, *allow_opponents])
     manager = GameManager(
-        GameStore(db_path),
-        default_opponent=opponent or engine_bridge.default_opponent(),
-        workers=workers,
+        GameStore(db_path), default_opponent=default, workers=workers, policy=policy
     )
 
     @asynccontextmanager
@@ -58,6 +78,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = manager
+    app.add_middleware(RequestGuard, hosts=allowed_hosts(host))
     _add_error_handlers(app)
 
     # --- page ----------------------------------------------------------------------------
@@ -72,19 +93,20 @@ def create_app(
 
     @app.get("/api/agents", response_model=api.AgentsInfo, tags=["games"])
     def agents() -> api.AgentsInfo:
-        """The opponents this server can build: registry names, engine levels, examples."""
+        """The opponents requests may name here: safe agents, engine levels, allowed specs."""
         examples = ["random", "greedy", "positional", "minimax:depth=2", "minimax:depth=4"]
         if engine_bridge.engine_available():
             examples = [f"engine:level={n}" for n in engine_bridge.levels()] + examples
-        # Every other registered agent (alphabeta, the learning agents...) by its bare name.
-        examples += [n for n in agent_names() if not any(e.split(":")[0] == n for e in examples)]
+        examples += sorted(policy.allowed - set(examples))
+        safe = [n for n in agent_names() if n in SAFE_AGENTS]
+        examples += [n for n in safe if not any(e.split(":")[0] == n for e in examples)]
         return api.AgentsInfo(
             default=manager.default_opponent,
             engine=engine_bridge.engine_available(),
             levels=engine_bridge.levels(),
             default_level=engine_bridge.default_level(),
-            agents=agent_names(),
-            examples=examples,
+            agents=safe,
+            examples=[e for e in examples if policy.permits(e)],
         )
 
     @app.get("/api/games", response_model=list[api.GameListItem], tags=["games"])
@@ -203,9 +225,19 @@ def create_app(
     return app
 
 
+def one_line(message: str, limit: int = MAX_DETAIL) -> str:
+    """``message`` on one line, cut to ``limit`` characters."""
+    text = " ".join(message.split())
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
 def _add_error_handlers(app: FastAPI) -> None:
     def detail(status: int, message: str) -> JSONResponse:
-        return JSONResponse({"detail": message}, status_code=status)
+        return JSONResponse({"detail": one_line(message)}, status_code=status)
+
+    @app.exception_handler(ForbiddenOpponent)
+    async def forbidden(_: Request, exc: ForbiddenOpponent) -> JSONResponse:
+        return detail(403, str(exc))
 
     @app.exception_handler(UnknownGame)
     async def unknown(_: Request, exc: UnknownGame) -> JSONResponse:
@@ -239,3 +271,8 @@ def _add_error_handlers(app: FastAPI) -> None:
             where = ".".join(str(x) for x in e.get("loc", ()) if x != "body")
             parts.append(f"{where}: {e.get('msg', 'invalid')}" if where else str(e.get("msg")))
         return detail(422, "invalid request: " + "; ".join(parts))
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> JSONResponse:
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return detail(500, f"internal error ({type(exc).__name__}); the server log has details")

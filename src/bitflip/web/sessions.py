@@ -23,6 +23,7 @@ from bitflip.search.limits import SearchInfo
 from bitflip.web import api
 from bitflip.web.engine_bridge import Analyst, Opponent, is_pass_only
 from bitflip.web.games import GameError, GameState, PlyAnalysis, color_name, transcript
+from bitflip.web.policy import OpponentPolicy
 from bitflip.web.store import GameStore
 
 log = logging.getLogger(__name__)
@@ -43,6 +44,16 @@ class UnknownGame(KeyError):
 
 class Conflict(GameError):
     """A request that does not fit the game's state now (wrong turn, game over, busy): HTTP 409."""
+
+
+def _missing_package(spec: str, exc: ImportError) -> str:
+    name = exc.name or "a package"
+    if name.split(".")[0] == "torch":
+        return (
+            f"opponent {spec.split(':')[0]!r} needs PyTorch, which is not installed: "
+            "pip install torch==2.13.0 -e '.[nn]'"
+        )
+    return f"opponent {spec.split(':')[0]!r} needs {name}, which is not installed"
 
 
 def mistake_kind(loss: float) -> str:
@@ -79,9 +90,18 @@ class Session:
 class GameManager:
     """All games of a server: create, look up, change, and run opponents in the background."""
 
-    def __init__(self, store: GameStore, *, default_opponent: str, workers: int = 4) -> None:
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        default_opponent: str,
+        workers: int = 4,
+        policy: OpponentPolicy | None = None,
+    ) -> None:
         self.store = store
         self.default_opponent = default_opponent
+        self.policy = policy or OpponentPolicy.allowing([default_opponent])
+        """Which opponent specs requests may name (the default is always allowed)."""
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bitflip-web")
@@ -115,7 +135,7 @@ class GameManager:
                 start=start,
                 moves=moves,
                 human=req.human,
-                opponent=req.opponent or self.default_opponent,
+                opponent=self._requested(req.opponent),
                 seed=req.seed,
                 title=req.title,
             )
@@ -134,8 +154,11 @@ class GameManager:
                 start=record.start,
                 moves=record.moves,
                 human=human,
-                opponent=opponent or self.default_opponent,
-                title=title or " - ".join(n for n in (record.black, record.white) if n),
+                opponent=self._requested(opponent),
+                # Player names from a game file can be long: the title keeps the API's bound.
+                title=(title or " - ".join(n for n in (record.black, record.white) if n))[
+                    : api.MAX_TITLE
+                ],
             )
         )
 
@@ -150,11 +173,22 @@ class GameManager:
             self._kick(session)
         return session
 
+    def _requested(self, spec: str | None) -> str:
+        """The opponent a request names, checked against the policy (None: the default)."""
+        return self.default_opponent if spec is None else self.policy.check(spec)
+
     def _build_opponent(self, s: Session) -> None:
+        if not self.policy.permits(s.state.opponent):
+            # A stored game may name an opponent this server does not allow (stored by an older
+            # version, or allowed by an earlier run): it gets the default instead.
+            s.error = f"the stored opponent is not allowed here; playing {self.default_opponent}"
+            s.state.opponent = self.default_opponent
         try:
             s.opponent = Opponent(s.state.opponent, size=s.state.size, seed=s.state.seed)
         except AgentSpecError as exc:
             raise GameError(str(exc)) from None
+        except ImportError as exc:
+            raise GameError(_missing_package(s.state.opponent, exc)) from None
         s.analyst = Analyst(s.state.size)
 
     def get(self, game_id: str) -> Session:
@@ -248,7 +282,7 @@ class GameManager:
             if req.human is not None:
                 s.state.human = req.human
             if req.opponent is not None:
-                s.state.opponent = req.opponent
+                s.state.opponent = self.policy.check(req.opponent)
             try:
                 self._invalidate(s)
                 self._build_opponent(s)

@@ -134,7 +134,8 @@ function renderMoves() {
   const analysis = new Map(view.analysis.map((a) => [a.ply, a]));
   const items = [];
   const start = document.createElement("li");
-  start.innerHTML = "<button data-ply='0'>start</button>";
+  start.append(Object.assign(document.createElement("button"), { textContent: "start" }));
+  start.firstChild.dataset.ply = "0";
   items.push(start);
   let color = view.start.trim().endsWith("O") ? "white" : "black";
   view.moves.forEach((m, i) => {
@@ -165,14 +166,19 @@ function renderMoves() {
   }
 }
 
+/** A table cell holding ``text`` as text. */
+function cell(text) {
+  return Object.assign(document.createElement("td"), { textContent: text });
+}
+
 function renderHints() {
   const map = hintMap();
   $("#hints-box").hidden = !map;
   if (!map) return;
   const rows = hints.list.map((h) => {
     const tr = document.createElement("tr");
-    tr.innerHTML = `<td>${h.move}</td><td class="${h.exact ? "exact" : ""}">${formatScore(h.score)}</td>` +
-      `<td>${h.depth}</td><td>${h.exact ? "exact" : ""}</td>`;
+    tr.append(cell(h.move), cell(formatScore(h.score)), cell(String(h.depth)), cell(h.exact ? "exact" : ""));
+    if (h.exact) tr.children[1].className = "exact";
     return tr;
   });
   $("#hints tbody").replaceChildren(...rows);
@@ -348,8 +354,13 @@ function setupDialogs() {
     const rows = games.map((g) => {
       const tr = document.createElement("tr");
       const when = new Date(g.updated * 1000).toLocaleString();
-      tr.innerHTML = `<td><a href="#game=${g.id}">${g.title || g.id}</a></td><td>${g.opponent}</td>` +
-        `<td>${g.human}</td><td>${g.moves}</td><td>${when}</td>`;
+      // Titles and names come from game files: text only, never markup.
+      const link = Object.assign(document.createElement("a"), {
+        href: "#game=" + encodeURIComponent(g.id), textContent: g.title || g.id,
+      });
+      const first = document.createElement("td");
+      first.append(link);
+      tr.append(first, cell(g.opponent), cell(g.human), cell(String(g.moves)), cell(when));
       return tr;
     });
     $("#games-table tbody").replaceChildren(...rows);
