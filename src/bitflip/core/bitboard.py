@@ -212,9 +212,7 @@ def final_margin(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     The one place the rule lives: every search, learner and record reader calls this (or
     :func:`margin_with_empties` when it holds counts instead of bitboards).
     """
-    return margin_with_empties(
-        int(popcount(p)) - int(popcount(o)), int(popcount(mask & ~(p | o)))
-    )
+    return margin_with_empties(int(popcount(p)) - int(popcount(o)), int(popcount(mask & ~(p | o))))
 
 
 # --- symmetries ------------------------------------------------------------------------------
