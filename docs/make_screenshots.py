@@ -21,7 +21,6 @@ import uvicorn
 from playwright.sync_api import Page, sync_playwright
 
 from bitflip.web.app import create_app
-from bitflip.web.engine_bridge import engine_available
 
 DOCS = Path(__file__).resolve().parent
 ARGS = [
@@ -82,22 +81,21 @@ def main() -> None:
         page.wait_for_timeout(1500)
 
         # 3. Hints and analysis (the engine).
-        if engine_available():
-            game = post(base, "/api/games", {"human": "both", "moves": LINE})
-            open_game(page, base, game)
-            page.click("#btn-analyse")
-            page.wait_for_function(
-                "!window.bitflip.view.analysing && window.bitflip.view.analysis.length > 0",
-                timeout=180_000,
-            )
-            page.click("#moves button[data-ply='30']")
-            page.wait_for_function("window.bitflip.view.cursor === 30")
-            page.click("#btn-hint")
-            page.wait_for_selector("#hints-box:not([hidden])", timeout=60_000)
-            page.set_viewport_size({"width": 1280, "height": 1040})
-            page.wait_for_timeout(300)
-            page.screenshot(path=DOCS / "web-hints-analysis.png")
-            page.set_viewport_size({"width": 1280, "height": 820})
+        game = post(base, "/api/games", {"human": "both", "moves": LINE})
+        open_game(page, base, game)
+        page.click("#btn-analyse")
+        page.wait_for_function(
+            "!window.bitflip.view.analysing && window.bitflip.view.analysis.length > 0",
+            timeout=180_000,
+        )
+        page.click("#moves button[data-ply='30']")
+        page.wait_for_function("window.bitflip.view.cursor === 30")
+        page.click("#btn-hint")
+        page.wait_for_selector("#hints-box:not([hidden])", timeout=60_000)
+        page.set_viewport_size({"width": 1280, "height": 1040})
+        page.wait_for_timeout(300)
+        page.screenshot(path=DOCS / "web-hints-analysis.png")
+        page.set_viewport_size({"width": 1280, "height": 820})
 
         # 4. Dialogs over a game in progress: new game, load, board editor.
         game = post(base, "/api/games", {"human": "black", "moves": LINE[:16]})

@@ -21,6 +21,7 @@ import numpy as np
 from bitflip.core import bitboard as bb
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
+from bitflip.search.levels import DEFAULT_LEVEL
 
 
 @runtime_checkable
@@ -218,6 +219,9 @@ class MinimaxAgent(_SeededAgent):
         values = minimax_root(p, o, mask, TABLES[board.size], self.depth)
         return self._choose_best({m: float(values[m]) for m in moves})
 
+
+DEFAULT_OPPONENT = f"engine:level={DEFAULT_LEVEL}"
+"""The opponent a person gets without choosing: the engine at its default level."""
 
 register_agent("random", RandomAgent)
 register_agent("greedy", GreedyAgent)

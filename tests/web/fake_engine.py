@@ -1,4 +1,4 @@
-"""A stand-in for ``bitflip.engine`` that follows ENGINE_API.md, to test the web app's wiring.
+"""A stand-in for the engine (:class:`bitflip.web.engine_bridge.WebEngine`), to test the wiring.
 
 Its "search" is one ply of disc counting, so results are known; ``go`` at level 20 thinks until
 ``stop()`` (to test "move now"), at other levels it answers at once.
@@ -9,8 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from types import SimpleNamespace
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
@@ -140,7 +139,3 @@ def _start_of(board: Board) -> Board:
     while b.move_stack:
         b.pop()
     return b.copy(stack=False)
-
-
-def module() -> Any:
-    return SimpleNamespace(Engine=Engine, MoveAnalysis=MoveAnalysis)

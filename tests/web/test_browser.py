@@ -226,13 +226,7 @@ def test_board_editor_sets_up_a_position(page: Any, server: str) -> None:
 
 
 def test_hints(page: Any, server: str) -> None:
-    from bitflip.web.engine_bridge import engine_available
-
     start(page, server, human="both", moves="f5d6")
-    if not engine_available():
-        assert page.is_disabled("#btn-hint") and page.is_disabled("#btn-analyse")
-        assert "needs the engine" in (page.get_attribute("#btn-hint", "title") or "")
-        return
     page.click("#btn-hint")
     page.wait_for_selector("#hints-box:not([hidden])")
     rows = page.locator("#hints tbody tr").count()

@@ -1,17 +1,14 @@
-"""Hints, analysis and the engine opponent with the real engine (skipped without bitflip.engine)."""
+"""Hints, analysis and the engine opponent with the real engine."""
 
 from __future__ import annotations
 
-import pytest
 from fastapi.testclient import TestClient
 
-from bitflip.web.engine_bridge import default_opponent, engine_available
+from bitflip.agents import DEFAULT_OPPONENT
+from bitflip.search.levels import DEFAULT_LEVEL
+from bitflip.web.app import create_app
 
-from .conftest import View, wait_for
-
-pytestmark = pytest.mark.skipif(
-    not engine_available(), reason="bitflip.engine is not in this build"
-)
+from .conftest import BASE, View, wait_for
 
 
 def new(client: TestClient, **body: object) -> View:
@@ -21,7 +18,9 @@ def new(client: TestClient, **body: object) -> View:
 
 
 def test_default_opponent_is_the_engine() -> None:
-    assert default_opponent().startswith("engine:level=")
+    assert f"engine:level={DEFAULT_LEVEL}" == DEFAULT_OPPONENT
+    with TestClient(create_app(":memory:"), base_url=BASE) as c:
+        assert c.get("/api/agents").json()["default"] == DEFAULT_OPPONENT
 
 
 def test_hints_give_every_legal_move_and_exact_scores_near_the_end(client: TestClient) -> None:

@@ -1,7 +1,7 @@
 """Hints, analysis, "move now" and pondering through the engine facade.
 
-Runs against a stand-in that follows ENGINE_API.md (tests/web/fake_engine.py), so the wiring is
-tested whether or not the real engine is in this build; test_engine_real.py uses the real one.
+Runs against a stand-in engine (tests/web/fake_engine.py) whose answers are known, given to the
+app as ``make_engine``; test_engine_real.py uses the real one.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from bitflip.web import engine_bridge
 from bitflip.web.app import create_app
 from bitflip.web.sessions import mistake_kind
 
@@ -22,16 +21,12 @@ from .conftest import BASE, View, wait_for
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine_bridge, "_engine_module", fake_engine.module)
-    monkeypatch.setattr(engine_bridge, "levels", lambda: list(range(1, 21)))
-    monkeypatch.setattr(engine_bridge, "default_level", lambda: 5)
+def eclient(tmp_path: Path) -> Iterator[TestClient]:
     fake_engine.Engine.instances.clear()
-
-
-@pytest.fixture
-def eclient(fake: None, tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(tmp_path / "g.sqlite"), base_url=BASE) as c:
+    app = create_app(
+        tmp_path / "g.sqlite", opponent="engine:level=5", make_engine=fake_engine.Engine
+    )
+    with TestClient(app, base_url=BASE) as c:
         yield c
 
 
@@ -43,7 +38,7 @@ def new(client: TestClient, **body: object) -> View:
 
 def test_default_opponent_is_the_engine(eclient: TestClient) -> None:
     info = eclient.get("/api/agents").json()
-    assert info["default"] == "engine:level=5" and info["engine"]
+    assert info["default"] == "engine:level=5"
     assert "engine:level=20" in info["examples"]
     r = eclient.post("/api/games", json={"opponent": "engine:level=99"})
     assert r.status_code == 400 and "engine level" in r.json()["detail"]

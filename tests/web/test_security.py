@@ -98,7 +98,7 @@ def test_a_stored_forbidden_opponent_is_never_built(db: Path, tmp_path: Path) ->
     """A game stored by an older, open version keeps its moves but not its command."""
     proof = tmp_path / "pwned"
     store = GameStore(db)
-    store.save(GameState.new("old1", size=8, moves=[], human="white", opponent=_touch(proof)))
+    store.save(GameState.new("old1", size=8, moves=[], human="black", opponent=_touch(proof)))
     store.close()
     with TestClient(create_app(db, opponent="random"), base_url=BASE) as c:
         v = c.get("/api/games/old1").json()

@@ -9,7 +9,6 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
-FALLBACK_OPPONENT = "minimax:depth=4"
 DEFAULT_PORT = 8765
 
 
@@ -24,8 +23,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument(
         "--opponent",
         default=None,
-        help="agent spec of the opponent (default: the engine at its default level, "
-        f"or {FALLBACK_OPPONENT} without an engine); the web page may always choose it",
+        help="agent spec of the opponent (default: the engine at its default level); "
+        "the web page may always choose it",
     )
     p.add_argument(
         "--allow-opponent",
@@ -51,20 +50,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=run)
 
 
-def default_opponent() -> str:
-    """The engine at its default level when this build has one, else a depth-4 minimax."""
-    try:
-        from bitflip.web.engine_bridge import default_opponent as web_default
-    except ImportError:  # no web extra: ask the registry directly
-        try:
-            from bitflip.search.levels import DEFAULT_LEVEL
-
-            return f"engine:level={DEFAULT_LEVEL}"
-        except ImportError:
-            return FALLBACK_OPPONENT
-    return web_default()
-
-
 def default_db() -> Path:
     home = os.environ.get("BITFLIP_HOME")
     if home:
@@ -74,7 +59,9 @@ def default_db() -> Path:
 
 
 def run(args: argparse.Namespace) -> int:
-    opponent = args.opponent or default_opponent()
+    from bitflip.agents import DEFAULT_OPPONENT
+
+    opponent = args.opponent or DEFAULT_OPPONENT
     if args.terminal:
         return play_terminal(opponent=opponent, color=args.color, size=args.size, seed=args.seed)
     return serve(
@@ -241,15 +228,16 @@ def play_terminal(
 
 
 def _hint_line(board: object) -> str:
-    """Every legal move's score from the engine, best first, or why there is none."""
+    """Every legal move's score, as ``bitflip hint`` gives them (the engine's default level)."""
     from bitflip.core.board import Board
-    from bitflip.web.engine_bridge import Analyst, EngineUnavailable
+    from bitflip.engine import Engine
 
     assert isinstance(board, Board)
-    try:
-        scores = Analyst(board.size).hints(board, seconds=1.0)
-    except EngineUnavailable as exc:
-        return str(exc)
+    if board.is_game_over():
+        return "The game is over."
+    engine = Engine(size=board.size)
+    engine.set_position(board)
+    scores = engine.hint(n=len(board.legal_moves))
     name = board.geometry.square_name
     return "Hints (discs, = exact): " + "  ".join(
         f"{name(s.move)} {s.score:+.1f}{'=' if s.exact else ''}" for s in scores

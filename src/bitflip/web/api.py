@@ -175,9 +175,8 @@ class GameListItem(BaseModel):
 
 class AgentsInfo(BaseModel):
     default: str
-    engine: bool
     levels: list[int]
-    default_level: int | None
+    default_level: int
     agents: list[str]
     examples: list[str]
 

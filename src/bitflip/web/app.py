@@ -4,10 +4,9 @@
 uvicorn. Every error a client can cause is a 4xx with a one-line ``detail``: 400 for a bad
 move or request, 404 for an unknown game, 409 for a request that does not fit the game now
 (wrong turn, game over, stale ply), 403 for an opponent the server does not allow or a request
-from another origin, 413 for a body over the limit, 422 for a body of the wrong shape, 503 when
-hints or analysis need an engine this build lacks. Details are one short line that never echoes
-a long input back. :mod:`bitflip.web.guard` checks every request first; :mod:`bitflip.web.policy`
-decides which opponents requests may name.
+from another origin, 413 for a body over the limit, 422 for a body of the wrong shape. Details
+are one short line that never echoes a long input back. :mod:`bitflip.web.guard` checks every
+request first; :mod:`bitflip.web.policy` decides which opponents requests may name.
 """
 
 from __future__ import annotations
@@ -24,10 +23,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
-from bitflip.agents import agent_names
+from bitflip.agents import DEFAULT_OPPONENT, agent_names
 from bitflip.core.board import BLACK, WHITE
+from bitflip.search.levels import DEFAULT_LEVEL
 from bitflip.web import api, engine_bridge, records
-from bitflip.web.engine_bridge import EngineUnavailable
+from bitflip.web.engine_bridge import EngineFactory, new_engine
 from bitflip.web.games import GameError
 from bitflip.web.guard import RequestGuard, allowed_hosts
 from bitflip.web.policy import SAFE_AGENTS, ForbiddenOpponent, OpponentPolicy
@@ -50,6 +50,7 @@ def create_app(
     allow_opponents: Iterable[str] = (),
     host: str = "127.0.0.1",
     workers: int = 8,
+    make_engine: EngineFactory = new_engine,
 ) -> FastAPI:
     """The web app over the games in ``db_path``.
 
@@ -59,11 +60,16 @@ def create_app(
             :mod:`bitflip.web.policy`); only the person starting the server sets these.
         host: the address the server is bound to; requests must name it in ``Host``.
         workers: threads for opponents, pondering and analysis.
+        make_engine: builds the engines of opponents, hints and analysis (tests pass a stand-in).
     """
-    default = opponent or engine_bridge.default_opponent()
+    default = opponent or DEFAULT_OPPONENT
     policy = OpponentPolicy.allowing([default, *allow_opponents])
     manager = GameManager(
-        GameStore(db_path), default_opponent=default, workers=workers, policy=policy
+        GameStore(db_path),
+        default_opponent=default,
+        workers=workers,
+        policy=policy,
+        make_engine=make_engine,
     )
 
     @asynccontextmanager
@@ -94,17 +100,15 @@ def create_app(
     @app.get("/api/agents", response_model=api.AgentsInfo, tags=["games"])
     def agents() -> api.AgentsInfo:
         """The opponents requests may name here: safe agents, engine levels, allowed specs."""
-        examples = ["random", "greedy", "positional", "minimax:depth=2", "minimax:depth=4"]
-        if engine_bridge.engine_available():
-            examples = [f"engine:level={n}" for n in engine_bridge.levels()] + examples
+        examples = [f"engine:level={n}" for n in engine_bridge.levels()]
+        examples += ["random", "greedy", "positional", "minimax:depth=2", "minimax:depth=4"]
         examples += sorted(policy.allowed - set(examples))
         safe = [n for n in agent_names() if n in SAFE_AGENTS]
         examples += [n for n in safe if not any(e.split(":")[0] == n for e in examples)]
         return api.AgentsInfo(
             default=manager.default_opponent,
-            engine=engine_bridge.engine_available(),
             levels=engine_bridge.levels(),
-            default_level=engine_bridge.default_level(),
+            default_level=DEFAULT_LEVEL,
             agents=safe,
             examples=[e for e in examples if policy.permits(e)],
         )
@@ -254,10 +258,6 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ValueError)
     async def value_error(_: Request, exc: ValueError) -> JSONResponse:
         return detail(400, str(exc))
-
-    @app.exception_handler(EngineUnavailable)
-    async def no_engine(_: Request, exc: EngineUnavailable) -> JSONResponse:
-        return detail(503, str(exc))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:

@@ -1,67 +1,82 @@
 """The web app's only door to the engine: opponents, hints and game analysis.
 
-Opponents come from the agent registry (``make_agent``); ``engine:level=N`` is driven through
-:class:`bitflip.engine.Engine` directly so that the app can ponder on the person's time and stop
-a search early ("move now"). Hints and analysis need the engine; when this build has none they
-raise :class:`EngineUnavailable`, which the API turns into a 503 with that message.
+Opponents come from the agent registry (``make_agent``); ``engine:level=N`` is driven through an
+engine directly, so that the app can ponder on the person's time and stop a search early ("move
+now"). The engine is reached through :class:`WebEngine`, the typed protocol of the NBoard server
+(:class:`bitflip.protocols.nboard.SearchEngine`) plus pondering and game analysis;
+:class:`bitflip.engine.Engine` provides it, and tests give a stand-in through ``make_engine``.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
-from bitflip.agents import AgentSpecError, make_agent, parse_spec
+from bitflip.agents import Agent, AgentSpecError, make_agent, parse_spec
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
+from bitflip.engine import Engine
+from bitflip.protocols.nboard import SearchEngine
+from bitflip.search.levels import DEFAULT_LEVEL, LEVELS
 from bitflip.search.limits import Limit, MoveScore, SearchInfo
 
-FALLBACK_OPPONENT = "minimax:depth=4"
 TT_MB = 16
 """Transposition table of each game's engines: several games share the server's memory."""
 
 
-class EngineUnavailable(RuntimeError):
-    """This build of bitflip has no engine (bitflip.engine) to give hints or analyse."""
+class PlayedMove(Protocol):
+    """One row of :meth:`WebEngine.analyze_game` (``bitflip.engine.MoveAnalysis``)."""
+
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def played(self) -> Move: ...
+
+    @property
+    def played_score(self) -> float: ...
+
+    @property
+    def best(self) -> Move: ...
+
+    @property
+    def best_score(self) -> float: ...
+
+    @property
+    def loss(self) -> float: ...
+
+    @property
+    def exact(self) -> bool: ...
 
 
-def _engine_module() -> Any:
-    try:
-        import bitflip.engine as engine_module
-    except ImportError:
-        return None
-    return engine_module
+class WebEngine(SearchEngine, Protocol):
+    """What the web app needs of an engine: the NBoard server's, plus pondering and analysis."""
+
+    def new_game(self) -> None: ...
+
+    def ponder(self) -> None: ...
+
+    def analyze_game(
+        self,
+        board: Board,
+        limit: Limit | None = None,
+        on_progress: Callable[[int, int], None] | None = None,
+    ) -> Sequence[PlayedMove]: ...
 
 
-def engine_available() -> bool:
-    return _engine_module() is not None
+EngineFactory = Callable[..., WebEngine]
+"""Builds an engine: ``make_engine(level=N, tt_mb=..., size=...)`` (level optional)."""
 
 
 def levels() -> list[int]:
-    """The engine levels that exist (empty without an engine)."""
-    try:
-        from bitflip.search.levels import LEVELS
-    except ImportError:
-        return []
+    """The engine levels a person can choose."""
     return sorted(LEVELS)
 
 
-def default_level() -> int | None:
-    try:
-        from bitflip.search.levels import DEFAULT_LEVEL
-    except ImportError:
-        return None
-    return int(DEFAULT_LEVEL)
-
-
-def default_opponent() -> str:
-    """The engine at its default level when there is one, else a depth-4 minimax."""
-    level = default_level()
-    if engine_available() and level is not None:
-        return f"engine:level={level}"
-    return FALLBACK_OPPONENT
+def new_engine(**options: Any) -> WebEngine:
+    return Engine(**options)
 
 
 @dataclass(frozen=True)
@@ -76,24 +91,30 @@ class Choice:
 class Opponent:
     """A game's opponent built from an agent spec; thread-safe ``stop`` and ``ponder``."""
 
-    def __init__(self, spec: str, *, size: int, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        spec: str,
+        *,
+        size: int,
+        seed: int | None = None,
+        make_engine: EngineFactory = new_engine,
+    ) -> None:
         self.spec = spec
         parsed = parse_spec(spec)
-        self._engine: Any = None
-        self._agent: Any = None
-        module = _engine_module()
-        if parsed.name == "engine" and module is not None:
+        self._engine: WebEngine | None = None
+        self._agent: Agent | None = None
+        if parsed.name == "engine":
             unknown = set(parsed.params) - {"level"}
             if unknown:
                 raise AgentSpecError(f"unknown engine parameter(s) {sorted(unknown)} in {spec!r}")
-            level = parsed.params.get("level", default_level())
-            if level not in levels():
+            level = parsed.params.get("level", DEFAULT_LEVEL)
+            if level not in LEVELS:
                 raise AgentSpecError(f"engine level must be one of {levels()}, not {level!r}")
-            self._engine = module.Engine(level=level, tt_mb=TT_MB, size=size)
+            self._engine = make_engine(level=level, tt_mb=TT_MB, size=size)
         else:
             self._agent = make_agent(spec, seed=seed)
             self._agent.new_game()
-        self.name = spec if self._engine is not None else self._agent.name
+        self.name = spec if self._agent is None else self._agent.name
 
     @property
     def can_ponder(self) -> bool:
@@ -108,6 +129,7 @@ class Opponent:
             self._engine.set_position(board)
             result = self._engine.go(on_info=on_info)
             return Choice(int(result.move), float(result.score), bool(result.exact))
+        assert self._agent is not None
         return Choice(int(self._agent.select_move(board)))
 
     def ponder(self, board: Board) -> None:
@@ -138,19 +160,15 @@ class MoveAnalysisView:
 class Analyst:
     """Hints and game analysis for one game, with an engine of its own (made on first use)."""
 
-    def __init__(self, size: int) -> None:
+    def __init__(self, size: int, make_engine: EngineFactory = new_engine) -> None:
         self.size = size
-        self._engine: Any = None
+        self.new_engine = make_engine
+        self._engine: WebEngine | None = None
         self._lock = threading.Lock()
 
-    def _get(self) -> Any:
-        module = _engine_module()
-        if module is None:
-            raise EngineUnavailable(
-                "hints and analysis need the engine (bitflip.engine), which this build lacks"
-            )
+    def _get(self) -> WebEngine:
         if self._engine is None:
-            self._engine = module.Engine(tt_mb=TT_MB, size=self.size)
+            self._engine = self.new_engine(tt_mb=TT_MB, size=self.size)
         return self._engine
 
     def hints(self, board: Board, seconds: float) -> list[MoveScore]:

@@ -21,7 +21,7 @@ from bitflip.core.board import BLACK, WHITE, Board, IllegalMoveError, InvalidMov
 from bitflip.core.geometry import PASS
 from bitflip.search.limits import SearchInfo
 from bitflip.web import api
-from bitflip.web.engine_bridge import Analyst, Opponent, is_pass_only
+from bitflip.web.engine_bridge import Analyst, EngineFactory, Opponent, is_pass_only, new_engine
 from bitflip.web.games import GameError, GameState, PlyAnalysis, color_name, transcript
 from bitflip.web.policy import OpponentPolicy
 from bitflip.web.store import GameStore
@@ -97,8 +97,10 @@ class GameManager:
         default_opponent: str,
         workers: int = 4,
         policy: OpponentPolicy | None = None,
+        make_engine: EngineFactory = new_engine,
     ) -> None:
         self.store = store
+        self.make_engine = make_engine
         self.default_opponent = default_opponent
         self.policy = policy or OpponentPolicy.allowing([default_opponent])
         """Which opponent specs requests may name (the default is always allowed)."""
@@ -184,12 +186,17 @@ class GameManager:
             s.error = f"the stored opponent is not allowed here; playing {self.default_opponent}"
             s.state.opponent = self.default_opponent
         try:
-            s.opponent = Opponent(s.state.opponent, size=s.state.size, seed=s.state.seed)
+            s.opponent = Opponent(
+                s.state.opponent,
+                size=s.state.size,
+                seed=s.state.seed,
+                make_engine=self.make_engine,
+            )
         except AgentSpecError as exc:
             raise GameError(str(exc)) from None
         except ImportError as exc:
             raise GameError(_missing_package(s.state.opponent, exc)) from None
-        s.analyst = Analyst(s.state.size)
+        s.analyst = Analyst(s.state.size, self.make_engine)
 
     def get(self, game_id: str) -> Session:
         with self._lock:

@@ -97,14 +97,10 @@ function render() {
   if (view.result) banner.textContent = view.result.text;
   $("#btn-undo").disabled = !view.can_undo;
   $("#btn-redo").disabled = !view.can_redo;
-  const engine = !!(agentsInfo && agentsInfo.engine);
-  $("#btn-hint").disabled = view.over || !!view.analysing || !engine;
-  for (const b of ["#btn-hint", "#btn-analyse"]) {
-    if (!engine) $(b).title = "needs the engine (bitflip.engine), which this server lacks";
-  }
+  $("#btn-hint").disabled = view.over || !!view.analysing;
   $("#btn-move-now").disabled =
     view.over || view.human === "both" || (view.human_to_move && !view.thinking);
-  $("#btn-analyse").disabled = !view.moves.length || !!view.analysing || !engine;
+  $("#btn-analyse").disabled = !view.moves.length || !!view.analysing;
   $("#error").hidden = !view.error;
   $("#error").textContent = view.error;
   $("#game-title").textContent = view.title ? `\u2014 ${view.title}` : "";
