@@ -95,3 +95,11 @@ class SpawnHangAgent(_Misbehaving):
             f.write(str(child.pid))
         time.sleep(3600)
         return 0
+
+
+class WarmupHangAgent(RandomAgent):
+    """Hangs in every move, its untimed warm-up move included (a build that never ends)."""
+
+    def select_move(self, board: Board) -> Move:
+        time.sleep(3600)
+        return 0

@@ -165,3 +165,58 @@ def test_one_line_error_through_python_m(tmp_path: Path) -> None:
     done = subprocess.run([*cmd, "--config", str(cfg)], env=env, capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.strip() == f"bitflip arena: error: {cfg}: unknown key 'speed' in [arena]"
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (from /proc), the fork server and the workers included."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            out.add(child)
+            todo.append(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"  # a zombie has ended; it only waits to be reaped
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process tree from /proc")
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM])
+def test_a_killed_arena_leaves_no_process_behind(tmp_path: Path, how: signal.Signals) -> None:
+    """Workers in a hung game, and the engine processes their agents started, end with it."""
+    plugin = tmp_path / "hangs.py"
+    plugin.write_text(
+        "from bitflip.agents import register_agent\n"
+        "register_agent('test-spawnhang', 'tests.arena.agents_for_tests:SpawnHangAgent')\n"
+    )
+    pidfile = tmp_path / "engine.pid"
+    cmd = [sys.executable, "-m", "bitflip", "arena", "random", f"test-spawnhang:pidfile={pidfile}"]
+    cmd += ["--games", "2", "--openings", "random:6", "--workers", "2", "--plugin", str(plugin)]
+    env = dict(os.environ, PYTHONPATH=f"{REPO / 'src'}{os.pathsep}{REPO}")
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while not pidfile.exists() and proc.poll() is None:
+        assert time.monotonic() < deadline, "the hanging agent never started its engine"
+        time.sleep(0.05)
+    time.sleep(0.3)
+    left = _descendants(proc.pid) | {int(pidfile.read_text())}
+    assert len(left) >= 3  # the fork server, two workers, the engine...
+    proc.send_signal(how)
+    proc.wait(timeout=30)
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in left) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in left if _alive(p)], "processes outlived the killed arena"

@@ -15,7 +15,17 @@ from bitflip.core.geometry import PASS
 
 from . import agents_for_tests as helpers
 
-for _name in ("Crash", "Hang", "Slow", "Illegal", "Exit", "Weighted", "Closing", "SpawnHang"):
+for _name in (
+    "Crash",
+    "Hang",
+    "Slow",
+    "Illegal",
+    "Exit",
+    "Weighted",
+    "Closing",
+    "SpawnHang",
+    "WarmupHang",
+):
     register_agent(f"test-{_name.lower()}", f"{helpers.__name__}:{_name}Agent")
 
 
@@ -105,6 +115,19 @@ def test_a_killed_agent_takes_its_child_processes_along(tmp_path: Path) -> None:
         pytest.fail(f"the agent's child process {pid} outlived its killed worker")
 
 
+def test_a_hung_build_loses_that_game_and_the_agents_later_games_at_once() -> None:
+    tasks = [task("test-warmuphang", "random", seed=s, build_timeout=1.0) for s in range(3)]
+    tasks.append(task("random", "greedy", seed=9))
+    results = {r.task.key: r for r in run_games(tasks, workers=1)}
+    first = results["test-warmuphang-random-0"]
+    assert first.error == "hang: building the agent took over 1 s; worker killed"
+    for s in (1, 2):
+        later = results[f"test-warmuphang-random-{s}"]
+        assert later.error_side == BLACK and later.score == 0.0
+        assert later.error == first.error + " (earlier game)"  # no second wait
+    assert results["random-greedy-9"].error is None
+
+
 def test_seeded_games_are_reproducible_whatever_the_scheduling() -> None:
     tasks = [task("random", "positional", seed=s) for s in range(4)]
     one = {r.task.key: r.moves for r in run_games(tasks, workers=1)}
@@ -140,8 +163,8 @@ def test_worker_returns_quietly_when_the_driver_is_gone(monkeypatch: pytest.Monk
     from bitflip.arena import match
 
     monkeypatch.delattr(os, "setsid", raising=False)  # keep the test process's session
-    monkeypatch.setattr(match, "_watch_parent", lambda parent: None)
+    monkeypatch.setattr(match, "_watch_driver", lambda driver: None)
     driver, worker = mp.Pipe()
     driver.send(task("random", "random"))
     driver.close()
-    match._worker_main(worker, {}, [])  # returns instead of raising BrokenPipeError
+    match._worker_main(worker, {}, [], os.getpid())  # returns instead of raising BrokenPipeError

@@ -15,6 +15,7 @@ import importlib
 import importlib.util
 import multiprocessing as mp
 import os
+import select
 import signal
 import sys
 import threading
@@ -50,7 +51,7 @@ class GameTask:
     hang_timeout: float | None = 600.0
     """Without a time limit, seconds after which a thinking agent counts as hung (None: never)."""
     build_timeout: float = 300.0
-    """Seconds allowed to build an agent and play its warm-up move."""
+    """Seconds allowed to build an agent and play its warm-up move (``--warmup-limit``)."""
 
     def agent_seed(self, color: Color) -> int:
         """The seed of the agent playing ``color``, derived from the game seed."""
@@ -108,6 +109,8 @@ def derive_seed(*parts: object) -> int:
 # --- the game itself (runs in a worker) ------------------------------------------------------
 
 Report = Callable[[tuple[Any, ...]], None]
+BUILD_HANG = "hang: building the agent"
+"""How a forfeit for a build over the warm-up limit begins."""
 _WARMED: set[tuple[str, int]] = set()
 
 
@@ -281,21 +284,48 @@ def _install(registry: dict[str, str], plugins: Sequence[str]) -> None:
             agents.register_agent(name, target)
 
 
-def _watch_parent(parent: int) -> None:
-    """Exit when the parent dies, so a killed tournament leaves no orphan workers behind."""
+def _driver_gone(driver: int) -> None:
+    """Block until process ``driver`` has ended (killed by SIGKILL or SIGTERM included)."""
+    pidfd_open = getattr(os, "pidfd_open", None)
+    if pidfd_open is not None:
+        try:
+            fd = pidfd_open(driver)
+        except OSError:
+            return  # already gone
+        select.select([fd], [], [])  # a pidfd turns readable when its process exits
+        return
     while True:
-        time.sleep(1.0)
-        if os.getppid() != parent:
-            os._exit(3)
+        try:
+            os.kill(driver, 0)
+        except ProcessLookupError:
+            return
+        except PermissionError:
+            pass
+        time.sleep(0.5)
 
 
-def _worker_main(conn: Connection, registry: dict[str, str], plugins: Sequence[str]) -> None:
+def _watch_driver(driver: int) -> None:
+    """End this worker and what its agents started once the driver is gone.
+
+    The driver, not the parent: under forkserver the parent is the fork server, which outlives
+    a killed driver for a while, so the workers would too (and agents hung in a move with them).
+    """
+    _driver_gone(driver)
+    if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
+        with contextlib.suppress(OSError):
+            os.killpg(os.getpid(), signal.SIGKILL)  # the worker's own group: it and its engines
+    os._exit(3)
+
+
+def _worker_main(
+    conn: Connection, registry: dict[str, str], plugins: Sequence[str], driver: int
+) -> None:
     if hasattr(os, "setsid"):
         # A process group of its own: killing the worker kills what its agents started
         # (external engines) too, and a Ctrl-C in the terminal reaches only the driver.
         with contextlib.suppress(OSError):
             os.setsid()
-    threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
     try:
         _install(registry, plugins)
     except Exception as exc:
@@ -359,7 +389,9 @@ class GameWorker:
     def _start(self) -> None:
         parent, child = self._ctx.Pipe()
         self.process = self._ctx.Process(
-            target=_worker_main, args=(child, self._registry, self._plugins), daemon=True
+            target=_worker_main,
+            args=(child, self._registry, self._plugins, os.getpid()),
+            daemon=True,
         )
         self.process.start()
         child.close()
@@ -416,7 +448,7 @@ class GameWorker:
             what, _, since = self._phase
             took = time.monotonic() - since
             if what == "build":
-                why = f"hang: building the agent took over {task.build_timeout:g} s"
+                why = f"{BUILD_HANG} took over {task.build_timeout:g} s"
             elif task.time_per_move is not None:
                 why = (
                     f"hang: no move after {took:.1f} s (limit {task.time_per_move:g} s "
@@ -498,6 +530,8 @@ class GamePool:
         self._plugins = tuple(plugins)
         self._registry = registry_snapshot()
         self._workers: list[GameWorker] = []
+        self.hung_builds: dict[str, str] = {}
+        """Agent specs whose build hung, with the error: their later games are lost at once."""
 
     def __enter__(self) -> GamePool:
         return self
@@ -509,6 +543,13 @@ class GamePool:
         for w in self._workers:
             w.close()
         self._workers = []
+
+    def _lost_to_a_hung_build(self, task: GameTask) -> GameResult | None:
+        """The game lost at once by an agent whose build hung before (None: play it)."""
+        for side, spec in ((BLACK, task.black), (WHITE, task.white)):
+            if spec in self.hung_builds:
+                return _forfeit_before_start(task, side, self.hung_builds[spec] + " (earlier game)")
+        return None
 
     def run(
         self,
@@ -526,8 +567,15 @@ class GamePool:
                 self._workers.append(GameWorker(self._registry, self._plugins))
             while queue or any(w.busy for w in self._workers):
                 for w in self._workers:
-                    if not w.busy and queue:
-                        w.submit(queue.popleft())
+                    while not w.busy and queue:
+                        task = queue.popleft()
+                        lost = self._lost_to_a_hung_build(task)
+                        if lost is None:
+                            w.submit(task)
+                            break
+                        results.append(lost)
+                        if on_result is not None:
+                            on_result(lost)
                 busy = [w for w in self._workers if w.busy]
                 deadlines = [d for d in (w.deadline() for w in busy) if d is not None]
                 timeout = 1.0
@@ -537,6 +585,10 @@ class GamePool:
                 for w in busy:
                     result = w.service()
                     if result is not None:
+                        if result.error and result.error.startswith(BUILD_HANG):
+                            side = result.error_side
+                            spec = result.task.black if side == BLACK else result.task.white
+                            self.hung_builds[spec] = result.error
                         results.append(result)
                         if on_result is not None:
                             on_result(result)
@@ -544,6 +596,17 @@ class GamePool:
             self.close()  # games in play are abandoned; their workers must not linger
             raise
         return results
+
+
+def _forfeit_before_start(task: GameTask, side: Color, error: str) -> GameResult:
+    return GameResult(
+        task,
+        moves=list(task.opening),
+        times=[None] * len(task.opening),
+        score=0.0 if side == BLACK else 1.0,
+        error=error,
+        error_side=side,
+    )
 
 
 def run_games(

@@ -14,6 +14,7 @@ _DEFAULTS: dict[str, Any] = {
     "time_per_move": None,
     "grace": 1.0,
     "hang_timeout": 600.0,
+    "warmup_limit": 300.0,
     "size": 8,
     "workers": None,
     "db": None,
@@ -57,6 +58,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--grace", type=float, metavar="S", help="seconds past the limit before a kill")
     p.add_argument(
         "--hang-timeout", type=float, metavar="S", help="without a time limit: kill after S s"
+    )
+    p.add_argument(
+        "--warmup-limit",
+        type=float,
+        metavar="S",
+        help="seconds to build an agent and play its warm-up move (default 300); a slower "
+        "build loses, and so does every later game of that agent",
     )
     p.add_argument("--size", type=int, choices=(6, 8), help="board size (default 8)")
     p.add_argument("--workers", type=int, help="parallel games (default: one per core)")
@@ -135,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
             time_per_move=s["time_per_move"],
             grace=float(s["grace"]),
             hang_timeout=s["hang_timeout"],
+            build_timeout=float(s["warmup_limit"]),
             size=int(s["size"]),
             seed=int(s["seed"]),
             workers=s["workers"],
