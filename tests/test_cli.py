@@ -4,6 +4,9 @@ import io
 import subprocess
 import sys
 
+import pytest
+
+from bitflip.cli.errors import install_hint
 from bitflip.cli.main import main
 from bitflip.cli.play import play_terminal
 
@@ -51,3 +54,42 @@ def test_terminal_game_to_the_end() -> None:
 def test_import_bitflip_does_not_import_torch() -> None:
     code = "import sys, bitflip, bitflip.agents; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_missing_extra_names_the_install_line_that_works(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "rich", None)  # import rich now fails as if not installed
+    assert main(["arena", "random", "greedy", "--games", "2"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "pip install -e '.[arena]' in the clone" in err
+    assert "torch==2.13.0" in install_hint("nn") and "torch" not in install_hint("arena")
+
+
+def test_the_first_readme_command_brings_every_non_network_command() -> None:
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    first = (root / "README.md").read_text().split("```sh\n", 1)[1].splitlines()[0]
+    extra = first.split("-e '.[", 1)[1].split("]", 1)[0]
+    extras = tomllib.loads((root / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"
+    ]
+    wanted = {p.split(">")[0] for p in extras["web"] + extras["arena"]}
+    got: set[str] = set()
+    todo = [extra]
+    while todo:
+        for req in extras[todo.pop()]:
+            if req.startswith("bitflip["):
+                todo += req[len("bitflip[") : -1].split(",")
+            else:
+                got.add(req.split(">")[0])
+    assert wanted <= got and "torch" not in got
+
+
+def test_arena_help_shows_a_plain_percent(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["arena", "--help"])
+    out = capsys.readouterr().out
+    assert "95% intervals" in out and "%%" not in out

@@ -8,27 +8,40 @@ from bitflip.core.board import Board
 
 
 def parse_transcript(text: str, size: int = 8) -> Board:
-    """A board after the moves of a transcript such as ``f5d6c3`` (spaces allowed)."""
-    t = "".join(text.split()).lower()
-    if len(t) % 2:
-        raise ValueError(f"a transcript is pairs of letters and digits; {text!r} has odd length")
+    """A board after the moves of a transcript such as ``f5d6c3`` (spaces and passes allowed)."""
+    from bitflip.formats.transcript import parse_transcript as transcript_moves
+
     board = Board(size=size)
-    for i in range(0, len(t), 2):
-        move = t[i : i + 2]
-        if move not in ("pa", "ps", "--") and board.legal_mask() == 0 and not board.is_game_over():
-            board.push("pa")  # passes are often left out of transcripts
-        try:
-            board.push(move)
-        except ValueError as exc:
-            raise ValueError(f"move {i // 2 + 1} ({move}) of the transcript: {exc}") from None
+    for move in transcript_moves(text, size):
+        board.push(move)
     return board
 
 
+_CELLS = frozenset("XOxo-.*")
+_BOARD_SQUARES = (16, 36, 64)
+
+
 def parse_position(text: str) -> Board:
-    """An OBF board string (cells and side to move) or a transcript from the start."""
-    t = text.strip()
-    if len("".join(t.split())) in (17, 37, 65) and any(c in t for c in "XO-"):
-        return Board(t.split(";")[0])
+    """An OBF board string (the squares, then the side to move) or a transcript from the start.
+
+    Raises:
+        ValueError: an OBF board without its side to move or with a wrong number of squares
+            is named as such, not read as a bad transcript.
+    """
+    t = text.strip().split(";")[0].strip()
+    squares = "".join(t.split())
+    if squares and set(squares) <= _CELLS and ("-" in squares or "." in squares):
+        cells, side = squares[:-1], squares[-1].upper()
+        if len(squares) in _BOARD_SQUARES:
+            raise ValueError(
+                f"the OBF board {t!r} has no side to move: add ' X' (black) or ' O' (white)"
+            )
+        if len(cells) not in _BOARD_SQUARES or side not in "XO":
+            raise ValueError(
+                f"an OBF board is 16, 36 or 64 squares (X, O, -) then the side to move (X or "
+                f"O); {t!r} has {len(cells) if side in 'XO' else len(squares)} squares"
+            )
+        return Board(t)
     return parse_transcript(t)
 
 

@@ -36,7 +36,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         help="play a tournament between agents and rate them",
         description="A round robin between the SPECs (or a gauntlet of each against --vs): every "
         "opening is played twice with the colours swapped, in parallel worker processes. Prints "
-        "W/D/L, score, disc margin and Elo with 95%% intervals; with --db the games are stored "
+        "W/D/L, score, disc margin and Elo with 95% intervals; with --db the games are stored "
         "and a killed run resumes when run again.",
     )
     p.add_argument("specs", nargs="*", metavar="SPEC", help="agent specs, e.g. minimax:depth=2")

@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from bitflip.cli.errors import CommandError
+from bitflip.cli.errors import CommandError, install_hint
 
 # Subcommand modules, in the order --help lists them.
 COMMANDS: tuple[str, ...] = (
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(
             f"bitflip {args.command}: error: this needs the optional package {exc.name!r}: "
-            f"pip install 'bitflip[{extra}]'",
+            + install_hint(extra),
             file=sys.stderr,
         )
         return 2
