@@ -78,18 +78,19 @@ def load_openings(path: str | Path, size: int = 8) -> list[Opening]:
     """Openings from a file with one transcript per line (blank lines and ``#`` comments skipped).
 
     Raises:
-        OSError: the file cannot be read.
+        OSError: the file cannot be read, or is found neither as given nor in a data folder
+            (:mod:`bitflip.datadir`).
         ValueError: a line is not a legal opening (the message names file and line).
     """
-    p = Path(path)
+    from bitflip.datadir import find
+
     try:
+        p = find(path)  # a relative name is also looked up in the data folders
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise ValueError(f"{p}: not a text file of openings") from None
-    except FileNotFoundError:
-        raise OSError(
-            f"{p}: no such opening file (--openings takes balanced[:K], random:K, start or a file)"
-        ) from None
+        raise ValueError(f"{path}: not a text file of openings") from None
+    except FileNotFoundError as exc:
+        raise OSError(f"{exc} (--openings takes balanced[:K], random:K, start or a file)") from None
     out: list[Opening] = []
     for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
