@@ -1,15 +1,18 @@
-"""``bitflip data build``: game databases -> training-record shards (see bitflip.learn.build)."""
+"""``bitflip data build``: game databases -> training-record shards (see bitflip.learn.build);
+``bitflip data get``: download data sets (see :mod:`bitflip.cli.data_get`)."""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from bitflip.cli.data_get import add_get
+
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "data",
-        help="build training data from game databases",
+        help="download data sets; build training data from game databases",
         description="Training data: versioned npz shards of positions with their targets.",
     )
     dsub = p.add_subparsers(dest="data_command", metavar="ACTION")
@@ -34,6 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     b.add_argument("--out", type=Path, required=True, help="output folder for the shards")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=run_build)
+    add_get(dsub)
 
 
 def run_build(args: argparse.Namespace) -> int:

@@ -1,0 +1,51 @@
+"""``bitflip data get NAME``: download a data set from its official source (bitflip.download)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_get(dsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from bitflip.download import SOURCES
+
+    g = dsub.add_parser(
+        "get",
+        help="download WTHOR, the FFO endgame tests or the XOT openings",
+        description="Download a data set from its official source into the user data folder "
+        "(or --dest), where every command and the tests find it. Files are checked (SHA-256, or "
+        "for WTHOR the size its header announces); a broken download resumes when run again.",
+    )
+    g.add_argument("name", choices=sorted(SOURCES), help="the data set")
+    g.add_argument("--years", help="WTHOR years, e.g. 2020-2023 or 2001,2003 (default: all)")
+    g.add_argument("--dest", type=Path, help="data folder (default: the user data folder)")
+    g.add_argument("--from", dest="root", metavar="URL", help="a mirror holding the same files")
+    g.add_argument("--quiet", action="store_true", help="no progress")
+    g.set_defaults(func=run_get)
+
+
+def run_get(args: argparse.Namespace) -> int:
+    from bitflip.datadir import user_data_dir
+    from bitflip.download import get, parse_years
+
+    years = parse_years(args.years) if args.years else None
+    if years is not None and args.name != "wthor":
+        raise ValueError("--years is for the wthor data set")
+    dest = args.dest or user_data_dir()
+    tty = sys.stderr.isatty()
+
+    def progress(name: str, done: int, total: int | None) -> None:
+        if args.quiet or not tty:
+            return  # a redirected log gets one line per file below, not a pile of \r lines
+        of = f" of {total / 1024:.0f} KB" if total else ""
+        print(f"\r{name}: {done / 1024:.0f} KB{of}", end="", file=sys.stderr, flush=True)
+
+    fetched = get(args.name, dest, years=years, root=args.root, progress=progress)
+    if tty and not args.quiet:
+        print("\r", end="", file=sys.stderr)
+    for f in fetched:
+        note = f" ({f.note})" if f.note else ""
+        print(f"{f.path}: {f.status}{note}")
+    print(f"{len(fetched)} files of {args.name} in {dest / fetched[0].path.parent.name}")
+    return 0
