@@ -335,7 +335,7 @@ class Board:
         return f"Board({self.obf()!r})"
 
     def _repr_svg_(self) -> str:
-        from bitflip.svg import board_svg
+        from bitflip.core.svg import board_svg
 
         return board_svg(self)
 
