@@ -31,8 +31,19 @@ from bitflip.formats.record import GameRecord
 
 FMT = "GGF"
 _TAG = re.compile(r"[A-Z][A-Z0-9]*")
-_RESULT = re.compile(r"[+-]?\d+(\.\d+)?")
-_SIZE = re.compile(r"\d+")
+# ASCII digits only: int() and float() accept other scripts' digits that no GGF writer uses.
+_RESULT = re.compile(r"[+-]?\d{1,3}(\.\d{1,6})?", re.ASCII)
+_SIZE = re.compile(r"\d+", re.ASCII)
+_SIZES = (4, 6, 8)
+
+
+def _board_size(digits: str, tag: str) -> int:
+    """A board size from its digits; long digit strings never reach int() (Python caps those)."""
+    if len(digits) > 2 or int(digits) not in _SIZES:
+        shown = digits if len(digits) <= 6 else digits[:6] + "..."
+        where = f" ({tag})" if tag != "BO" else ""
+        raise FormatError(FMT, f"board size {shown}{where} is not supported (4, 6 or 8)")
+    return int(digits)
 _SINGLE = ("GM", "PC", "DT", "PB", "PW", "RE", "BO", "TY")
 _ORDER = ("RB", "RW", "TI")
 """Extra tags written right after PB/PW, in GGS order; others follow TY/RE/BO."""
@@ -129,11 +140,9 @@ def _parse_number(text: str, what: str, k: int) -> float | None:
 
 def _parse_board(text: str) -> Board:
     parts = text.split()
-    if not parts or not parts[0].isdigit():
-        raise FormatError(FMT, f"BO[{text}] does not start with the board size")
-    size = int(parts[0])
-    if size not in (4, 6, 8):
-        raise FormatError(FMT, f"board size {size} is not supported (4, 6 or 8)")
+    if not parts or not _SIZE.fullmatch(parts[0]):
+        raise FormatError(FMT, f"BO[{text[:20]}] does not start with the board size")
+    size = _board_size(parts[0], "BO")
     rest = "".join(parts[1:])
     if len(rest) != size * size + 1:
         raise FormatError(
@@ -169,10 +178,7 @@ def _record(tags: list[tuple[str, str, int]], path: str | os.PathLike[str] | Non
             board = _parse_board(single["BO"])
         else:
             found = _SIZE.search(single.get("TY", ""))
-            size = int(found.group()) if found else 8
-            if size not in (4, 6, 8):
-                raise FormatError(FMT, f"board size {size} (TY) is not supported (4, 6 or 8)")
-            board = Board(size=size)
+            board = Board(size=_board_size(found.group(), "TY") if found else 8)
         size = board.size
         start = None if board == Board(size=size) else board.obf()
         if "TY" in single and single["TY"] != str(size):
@@ -240,7 +246,7 @@ def _black_score(text: str, size: int) -> int | None:
     t = text.strip()
     if not _RESULT.fullmatch(t):
         return None
-    margin = float(t)
+    margin = float(t)  # at most 3 digits before the point: finite
     n = size * size
     if margin != int(margin) or (int(margin) + n) % 2 or abs(margin) > n:
         return None
