@@ -3,6 +3,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -93,3 +94,19 @@ def test_arena_help_shows_a_plain_percent(capsys: pytest.CaptureFixture[str]) ->
         main(["arena", "--help"])
     out = capsys.readouterr().out
     assert "95% intervals" in out and "%%" not in out
+
+
+def test_a_first_search_says_that_kernels_compile(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from bitflip import _kernel_cache
+
+    assert not _kernel_cache.kernels_compiled(tmp_path)
+    (tmp_path / "search" / "__pycache__").mkdir(parents=True)
+    (tmp_path / "search" / "__pycache__" / "alphabeta.pvs_kernel-1.py311.nbi").write_bytes(b"")
+    assert _kernel_cache.kernels_compiled(tmp_path)
+    monkeypatch.setattr(_kernel_cache, "kernels_compiled", lambda root=None: False)
+    assert main(["perft", "1"]) == 0
+    assert capsys.readouterr().err == ""  # perft compiles no search kernel
+    assert main(["hint", "--depth", "1", "f5"]) == 0
+    assert capsys.readouterr().err.startswith("bitflip: compiling the search kernels once")

@@ -17,6 +17,19 @@ KERNEL_PACKAGES = ("core", "eval", "search", "formats", "envs", "learn", "nn")
 """Subpackages whose modules numba kernels are compiled from (or inline constants of)."""
 
 
+def kernels_compiled(root: Path | None = None) -> bool:
+    """Whether the search kernels are in numba's on-disk cache (else the first search compiles
+    them, which takes tens of seconds)."""
+    if os.environ.get("NUMBA_DISABLE_JIT"):
+        return True
+    cache = (
+        Path(os.environ.get("NUMBA_CACHE_DIR", "")) if os.environ.get("NUMBA_CACHE_DIR") else None
+    )
+    root = root or Path(__file__).resolve().parent
+    where = cache if cache is not None else root / "search" / "__pycache__"
+    return where.is_dir() and any(where.rglob("alphabeta*.nbi"))
+
+
 def drop_stale_kernel_caches(root: Path | None = None) -> bool:
     """Delete the cached kernels under ``root`` (the package) if its kernel sources changed.
 

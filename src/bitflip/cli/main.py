@@ -61,9 +61,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+SEARCHING = frozenset({"play", "hint", "analyze", "solve", "bench", "nboard", "arena"})
+"""Commands whose first run compiles the search kernels."""
+
+
+def _compile_notice(command: str) -> None:
+    """Say why the first run of a searching command is quiet for a while."""
+    from bitflip._kernel_cache import kernels_compiled
+
+    if command in SEARCHING and not kernels_compiled():
+        print(
+            "bitflip: compiling the search kernels once (up to a minute); later runs start at once",
+            file=sys.stderr,
+            flush=True,
+        )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _compile_notice(args.command)
     try:
         result = args.func(args)
     except KeyboardInterrupt:
