@@ -129,6 +129,16 @@ class Engine:
             hard = tb.hard if hard is None else min(hard, tb.hard)
         timed = soft is not None or limit.nodes is not None
         empties = bin(b.empty).count("1")
+        if limit.exact or limit.wld:
+            return SearchPlan(
+                exact_empties=64,
+                wld=limit.wld,
+                nodes=limit.nodes,
+                hard_time=hard,
+                soft_time=soft,
+                multipv=multipv,
+                contempt=self.contempt,
+            )
         if limit.depth is not None and limit.depth >= empties:
             exact = empties  # a depth reaching the end is an exact solve, not 60 midgame plies
         elif limit.depth is not None and not timed:

@@ -22,7 +22,8 @@ def test_solve_checks_the_annotation(tmp_path, capsys, shared_data) -> None:  # 
     out = capsys.readouterr().out
     assert "g8    +18    +18" in out and "2/2 match the annotation" in out
     assert main(["solve", str(f), "--wld"]) == 0
-    capsys.readouterr()
+    out = capsys.readouterr().out
+    assert "h1    win    win" in out and "+18" not in out and "2/2 match the annotation" in out
     assert main(["solve", str(f), "--skip", "1"]) == 0  # only the second, numbered 2
     out = capsys.readouterr().out
     assert "\n  2 " in out and "\n  1 " not in out and "1/1 match" in out

@@ -140,6 +140,15 @@ class _Iteration:
     scores: dict[int, int]
     exact: bool
     elapsed: float
+    wld: bool = False
+    """The exact scores are proven only as win (> 0), draw (0) or loss (< 0)."""
+
+    def discs(self, score: int) -> float:
+        """A kernel score in this iteration's unit as a front end reads it (discs, or the
+        sign of a win/loss/draw proof)."""
+        if self.wld:
+            return float((score > 0) - (score < 0))
+        return score if self.exact else score / EVAL_SCALE
 
 
 class Searcher:
@@ -214,7 +223,7 @@ class Searcher:
             res, _ = self._search(o, p, mask, plan, None)
             score = -res.score
             result = SearchResult(
-                PASS, score, [PASS, *res.pv], res.depth, res.nodes, res.time, res.exact
+                PASS, score, [PASS, *res.pv], res.depth, res.nodes, res.time, res.exact, res.wld
             )
             return result, [MoveScore(PASS, score, res.depth, res.exact)]
         moves = _bits(moves_mask)
@@ -230,19 +239,19 @@ class Searcher:
             if timer is not None:
                 timer.cancel()
         elapsed = time.perf_counter() - t0
-        scale = 1 if last.exact else EVAL_SCALE
         pv = self._pv(p, o, mask, last.best, last.exact, last.depth)
         result = SearchResult(
             move=last.best,
-            score=last.score / scale,
+            score=last.discs(last.score),
             pv=pv,
             depth=last.depth,
             nodes=int(ctl[NODES]),
             time=elapsed,
             exact=last.exact,
+            wld=last.wld,
         )
         ranked = sorted(last.scores.items(), key=lambda kv: -kv[1])
-        scores = [MoveScore(m, s / scale, last.depth, last.exact) for m, s in ranked]
+        scores = [MoveScore(m, last.discs(s), last.depth, last.exact) for m, s in ranked]
         return result, scores
 
     def _deepen(
@@ -379,7 +388,7 @@ class Searcher:
                 moves = sorted(moves, key=lambda m: -by_score.get(m, -INF))
         finally:
             ctx.ctl[EG_RANK] = EXACT_RANK
-        return _Iteration(n_empties, best.move, best.score, by_score, True, 0.0)
+        return _Iteration(n_empties, best.move, best.score, by_score, True, 0.0, plan.wld)
 
     def _solve_root(
         self,
@@ -399,6 +408,8 @@ class Searcher:
 
         def widen(score: int, alpha: int, beta: int) -> tuple[int, int] | None:
             # Fail-soft: a failed score is itself a bound, so the new window starts there.
+            if plan.wld:
+                return None  # (-1, 1) already tells a win (>= 1), a draw and a loss (<= -1)
             if score <= alpha and alpha > -65:
                 return -65, score + 1
             if score >= beta and beta < 65:
@@ -414,10 +425,9 @@ class Searcher:
     # --- reporting ---------------------------------------------------------------------------
 
     def _info(self, p: int, o: int, mask: int, it: _Iteration, plan: SearchPlan) -> SearchInfo:
-        scale = 1 if it.exact else EVAL_SCALE
         return SearchInfo(
             depth=it.depth,
-            score=it.score / scale,
+            score=it.discs(it.score),
             pv=self._pv(p, o, mask, it.best, it.exact, it.depth),
             nodes=int(self.ctx.ctl[NODES]),
             time=it.elapsed,
