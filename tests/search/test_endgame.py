@@ -14,17 +14,11 @@ from bitflip.core.hashing import position_hash
 from bitflip.engine import load_engine_evaluation
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.search.alphabeta import SearchContext
+from bitflip.search.control import EG_RANK, EXACT_RANK, MAX_NODES, NODES, STOP, new_control
 from bitflip.search.driver import Searcher, SearchPlan
-from bitflip.search.endgame import (
-    EG_RANK,
-    EXACT_RANK,
-    STOP,
-    _count_last_flips,
-    final_score,
-    new_control,
-    solve_kernel,
-    stable_discs,
-)
+from bitflip.search.endgame import SolverBuffers, solve_kernel
+from bitflip.search.endgame_small import _count_last_flips
+from bitflip.search.stability import stable_discs
 from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
 
 
@@ -33,7 +27,7 @@ def _brute(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     moves = bb.legal_moves(p, o, mask)
     if moves == 0:
         if bb.legal_moves(o, p, mask) == 0:
-            return final_score(p, o, mask)
+            return bb.final_margin(p, o, mask)
         return -_brute(o, p, mask)
     best = -1000
     while moves:
@@ -85,12 +79,11 @@ def _kernel(
     ev = load_evaluation("positional")
     ctl = new_control()
     ctl[EG_RANK] = rank
-    moves = np.zeros((65, 64), dtype=np.int64)
+    eg = SolverBuffers.allocate().state(tt.keys, tt.data)
     alpha, beta = window
     v = solve_kernel(
-        np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), tt.keys, tt.data,
-        moves, moves.copy(), ctl, ev.kind, ev.weights,
-    )  # fmt: skip
+        np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), eg, ctl, ev.kind, ev.weights
+    )
     return int(v)
 
 
@@ -225,11 +218,11 @@ def test_stop_flag_makes_the_solver_return(searcher: Searcher) -> None:
     assert b is not None
     ctx: SearchContext = searcher.ctx
     ctx.ctl[:] = 0
-    ctx.ctl[1] = 2**62
+    ctx.ctl[MAX_NODES] = 2**62
     ctx.ctl[STOP] = 1
     p, o = b.side_bitboards()
     ctx.endgame(p, o, b.geometry.mask, -64, 64)
-    assert ctx.ctl[0] <= 1  # returned at the first node
+    assert ctx.ctl[NODES] <= 1  # returned at the first node
 
 
 def _all_lines() -> np.ndarray:
@@ -253,7 +246,7 @@ def _all_lines() -> np.ndarray:
 
 
 def test_full_lines_by_doubling_match_the_line_list() -> None:
-    from bitflip.search import endgame as eg
+    from bitflip.search import stability as eg
 
     rng = np.random.default_rng(4)
     steps = (np.uint64(1), np.uint64(8), np.uint64(9), np.uint64(7))

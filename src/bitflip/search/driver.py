@@ -20,14 +20,17 @@ import numpy as np
 from bitflip.core.bitboard import legal_moves
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
-from bitflip.search.alphabeta import CONTEMPT, INF, MPC_T, SearchContext, child
-from bitflip.search.endgame import (
+from bitflip.search.alphabeta import SearchContext, child
+from bitflip.search.control import (
+    CONTEMPT,
     EG_RANK,
     EXACT_RANK,
+    GENERATION,
+    INF,
     MAX_NODES,
+    MPC_T,
     NODES,
     STOP,
-    final_score,
     new_control,
 )
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
@@ -213,7 +216,7 @@ class Searcher:
         ctl[EG_RANK] = EXACT_RANK
         ctx.tt.new_search()
         ctx.eg_tt.new_search()
-        ctl[3] = ctx.tt.generation
+        ctl[GENERATION] = ctx.tt.generation
         up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
         moves_mask = int(legal_moves(up, uo, um))
         if moves_mask == 0:
@@ -489,8 +492,3 @@ def _percent(t_hundredths: int) -> int:
     import math
 
     return round(100 * 0.5 * (1 + math.erf(t_hundredths / 100 / math.sqrt(2))))
-
-
-def exact_score(p: int, o: int, mask: int) -> int:
-    """Final disc difference of a finished position (side to move's view)."""
-    return int(final_score(np.uint64(p), np.uint64(o), np.uint64(mask)))
