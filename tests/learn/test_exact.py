@@ -35,8 +35,8 @@ def test_solver_matches_brute_force_on_4x4() -> None:
             continue
         p, o = (np.uint64(x) for x in b.side_bitboards())
         assert solve(p, o, mask, -100, 100) == _brute(b)
-        moves = solve_moves(p, o, mask)
-        assert max(moves) == _brute(b) or list(b.legal_moves) == [64]
+        scores = solve_moves(p, o, mask)
+        assert max(scores) == _brute(b) or list(b.legal_moves) == [64]
 
 
 def test_4x4_perfect_play_is_a_white_win() -> None:

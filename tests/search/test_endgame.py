@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Any
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,7 +18,7 @@ from bitflip.engine import load_engine_evaluation
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import EG_RANK, EXACT_RANK, MAX_NODES, NODES, STOP, new_control
-from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.driver import RootScore, Searcher, SearchPlan
 from bitflip.search.endgame import SolverBuffers, solve_kernel
 from bitflip.search.endgame_small import _count_last_flips
 from bitflip.search.stability import stable_discs
@@ -160,7 +163,7 @@ def test_solver_matches_brute_force_a_bit_deeper(searcher: Searcher, empties: in
         assert solve(searcher, b)[1] == brute_force(p, o, b.geometry.mask)
 
 
-def read_ffo(path) -> list[tuple[Board, dict[str, int]]]:  # type: ignore[no-untyped-def]
+def read_ffo(path: Path) -> list[tuple[Board, dict[str, int]]]:
     out = []
     for line in path.read_text().splitlines():
         if not line.strip():
@@ -175,7 +178,7 @@ def read_ffo(path) -> list[tuple[Board, dict[str, int]]]:  # type: ignore[no-unt
     return out
 
 
-def test_ffo_1_to_19_exact(searcher: Searcher, shared_data) -> None:  # type: ignore[no-untyped-def]
+def test_ffo_1_to_19_exact(searcher: Searcher, shared_data: Path) -> None:
     for board, scores in read_ffo(shared_data / "ffo" / "fforum-1-19.obf")[:12]:
         move, score = solve(searcher, board)
         best = max(scores.values())
@@ -279,14 +282,14 @@ def test_selective_table_entries_never_cut_an_exact_search() -> None:
 
 
 def test_ffo_40_is_exact_after_the_selective_passes(
-    shared_data, monkeypatch: pytest.MonkeyPatch
-) -> None:  # type: ignore[no-untyped-def]
+    shared_data: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     board, _ = read_ffo(shared_data / "ffo" / "fforum-40-59.obf")[0]  # 20 empties
     searcher = Searcher(load_engine_evaluation("default", 8), tt_mb=64)
     ranks: list[int] = []
     solve_root = Searcher._solve_root
 
-    def spy(self: Searcher, *args, **kw):  # type: ignore[no-untyped-def]
+    def spy(self: Searcher, *args: Any, **kw: Any) -> list[RootScore] | None:
         ranks.append(int(self.ctx.ctl[EG_RANK]))
         return solve_root(self, *args, **kw)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "solve",
         help="solve the positions of an OBF file exactly (or win/loss/draw)",
