@@ -39,7 +39,24 @@ DISC_INF = 1000
 def new_control(max_nodes: int | None = None, generation: int = 1) -> np.ndarray:
     """The int64 control array a search shares with the threads that may stop it."""
     ctl = np.zeros(CTL_SIZE, dtype=np.int64)
-    ctl[MAX_NODES] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max
-    ctl[GENERATION] = generation
-    ctl[EG_RANK] = EXACT_RANK
+    start_search(ctl, max_nodes=max_nodes, generation=generation)
     return ctl
+
+
+def start_search(
+    ctl: np.ndarray,
+    *,
+    max_nodes: int | None = None,
+    generation: int = 1,
+    mpc_t: int = 0,
+    contempt: int = 0,
+) -> None:
+    """Ready ``ctl`` for a new search: counters and the stop flag cleared, settings written,
+    the endgame exact."""
+    ctl[NODES] = 0
+    ctl[MAX_NODES] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max
+    ctl[STOP] = 0
+    ctl[GENERATION] = generation
+    ctl[MPC_T] = mpc_t
+    ctl[CONTEMPT] = contempt
+    ctl[EG_RANK] = EXACT_RANK

@@ -21,18 +21,7 @@ from bitflip.core.bitboard import legal_moves
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
 from bitflip.search.alphabeta import SearchContext, child
-from bitflip.search.control import (
-    CONTEMPT,
-    EG_RANK,
-    EXACT_RANK,
-    GENERATION,
-    INF,
-    MAX_NODES,
-    MPC_T,
-    NODES,
-    STOP,
-    new_control,
-)
+from bitflip.search.control import EG_RANK, EXACT_RANK, INF, NODES, STOP, new_control, start_search
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
 from bitflip.search.tt import TranspositionTable, bound_of
@@ -208,15 +197,15 @@ class Searcher:
         t0 = time.perf_counter()
         ctx = self.ctx
         ctl = ctx.ctl
-        ctl[NODES] = 0
-        ctl[MAX_NODES] = plan.nodes if plan.nodes is not None else np.iinfo(np.int64).max
-        ctl[STOP] = 0
-        ctl[MPC_T] = plan.selectivity if ctx.mpc.shape[0] > 1 else 0
-        ctl[CONTEMPT] = plan.contempt
-        ctl[EG_RANK] = EXACT_RANK
         ctx.tt.new_search()
         ctx.eg_tt.new_search()
-        ctl[GENERATION] = ctx.tt.generation
+        start_search(
+            ctl,
+            max_nodes=plan.nodes,
+            generation=ctx.tt.generation,
+            mpc_t=plan.selectivity if ctx.mpc.shape[0] > 1 else 0,
+            contempt=plan.contempt,
+        )
         up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
         moves_mask = int(legal_moves(up, uo, um))
         if moves_mask == 0:
