@@ -67,6 +67,7 @@ def test_engine_takes_exact_and_wld_limits() -> None:
     engine.set_position(b)
     exact = engine.go(Limit(exact=True))
     assert exact.exact and not exact.wld and exact.score == 18.0
+    assert isinstance(exact.score, float)  # discs as a float, exact or not
     wld = engine.go(Limit(wld=True))
     assert wld.exact and wld.wld and wld.score == 1.0
     assert wld.nodes < exact.nodes

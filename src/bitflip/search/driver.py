@@ -140,7 +140,7 @@ class _Iteration:
         sign of a win/loss/draw proof)."""
         if self.wld:
             return float((score > 0) - (score < 0))
-        return score if self.exact else score / EVAL_SCALE
+        return score / (1 if self.exact else EVAL_SCALE)
 
 
 class Searcher:
