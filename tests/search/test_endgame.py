@@ -20,8 +20,6 @@ from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import EG_RANK, EXACT_RANK, MAX_NODES, NODES, STOP, new_control
 from bitflip.search.driver import RootScore, Searcher, SearchPlan
 from bitflip.search.endgame import SolverBuffers, solve_kernel
-from bitflip.search.endgame_small import _count_last_flips
-from bitflip.search.stability import stable_discs
 from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
 
 
@@ -126,15 +124,6 @@ def test_kernel_on_arbitrary_positions_within_any_window(
         assert v == expected
 
 
-@settings(max_examples=200, deadline=None)
-@given(discs=st.integers(0, 2**64 - 1), sq=st.integers(0, 63))
-def test_last_flip_count_matches_the_flips(discs: int, sq: int) -> None:
-    p = discs & ~(1 << sq)
-    o = (2**64 - 1) & ~p & ~(1 << sq)
-    n = bin(int(bb.flips(np.uint64(p), np.uint64(o), sq))).count("1")
-    assert _count_last_flips(np.uint64(p), sq) == n
-
-
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10**6), size=st.sampled_from([6, 8]), empties=st.integers(1, 8))
 def test_solver_matches_brute_force(searcher: Searcher, seed: int, size: int, empties: int) -> None:
@@ -188,34 +177,6 @@ def test_ffo_1_to_19_exact(searcher: Searcher, shared_data: Path) -> None:
         assert np.sign(wld) == np.sign(best)
 
 
-@settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 10**6), plies=st.integers(20, 56))
-def test_stable_discs_never_flip(seed: int, plies: int) -> None:
-    rng = np.random.default_rng(seed)
-    b = Board()
-    for _ in range(plies):
-        if b.is_game_over():
-            return
-        moves = list(b.legal_moves)
-        b.push(moves[int(rng.integers(len(moves)))])
-    mask = np.uint64(b.geometry.mask)
-    sb = int(stable_discs(np.uint64(b.black), np.uint64(b.white), mask))
-    sw = int(stable_discs(np.uint64(b.white), np.uint64(b.black), mask))
-    assert sb & ~b.black == 0 and sw & ~b.white == 0
-    while not b.is_game_over():
-        moves = list(b.legal_moves)
-        b.push(moves[int(rng.integers(len(moves)))])
-        assert sb & b.black == sb and sw & b.white == sw
-
-
-def test_corners_and_full_board_are_stable() -> None:
-    full = Board("X" * 63 + "O X")
-    mask = np.uint64(full.geometry.mask)
-    assert int(stable_discs(np.uint64(full.black), np.uint64(full.white), mask)) == full.black
-    b = Board("X" + "-" * 63 + " O")
-    assert int(stable_discs(np.uint64(b.black), np.uint64(0), mask)) == 1
-
-
 def test_stop_flag_makes_the_solver_return(searcher: Searcher) -> None:
     b = random_position(7, 8, 22)
     assert b is not None
@@ -226,44 +187,6 @@ def test_stop_flag_makes_the_solver_return(searcher: Searcher) -> None:
     p, o = b.side_bitboards()
     ctx.endgame(p, o, b.geometry.mask, -64, 64)
     assert ctx.ctl[NODES] <= 1  # returned at the first node
-
-
-def _all_lines() -> np.ndarray:
-    # Every row, column and diagonal of the 8x8 board, by axis: (4, 15) masks, unused = 0.
-    out = np.zeros((4, 15), dtype=np.uint64)
-    for r in range(8):
-        out[0, r] = sum(1 << (8 * r + c) for c in range(8))
-        out[1, r] = sum(1 << (8 * c + r) for c in range(8))
-    for k in range(15):
-        d1 = d7 = 0
-        for r in range(8):
-            c = k - 7 + r  # c - r = k - 7: a1-h8 direction
-            if 0 <= c < 8:
-                d1 |= 1 << (8 * r + c)
-            c = k - r  # r + c = k: h1-a8 direction
-            if 0 <= c < 8:
-                d7 |= 1 << (8 * r + c)
-        out[2, k] = d1
-        out[3, k] = d7
-    return out
-
-
-def test_full_lines_by_doubling_match_the_line_list() -> None:
-    from bitflip.search import stability as eg
-
-    rng = np.random.default_rng(4)
-    steps = (np.uint64(1), np.uint64(8), np.uint64(9), np.uint64(7))
-    edges = (eg._EDGES_1, eg._EDGES_8, eg._EDGES_9, eg._EDGES_7)
-    lines = _all_lines()
-    for _ in range(500):
-        filled = np.uint64(int(rng.integers(0, 2**63)) | int(rng.integers(0, 2)) << 63)
-        filled |= np.uint64(int(rng.integers(0, 2**63))) if rng.random() < 0.5 else np.uint64(0)
-        for axis in range(4):
-            want = 0
-            for line in lines[axis]:
-                if line and int(filled) & int(line) == int(line):
-                    want |= int(line)
-            assert int(eg._full_along(filled, steps[axis], edges[axis])) == want, axis
 
 
 def test_selective_table_entries_never_cut_an_exact_search() -> None:
