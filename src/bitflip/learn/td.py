@@ -148,9 +148,22 @@ def _greedy(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def td_games(  # type: ignore[no-untyped-def]
-    w, p0, o0, mask, empties, games, game0, lam, lr, lr_decay, eps, seed, snap_every, snaps,
-):  # fmt: skip
+def td_games(
+    w: np.ndarray,
+    p0: np.uint64,
+    o0: np.uint64,
+    mask: np.uint64,
+    empties: int,
+    games: int,
+    game0: int,
+    lam: float,
+    lr: float,
+    lr_decay: float,
+    eps: float,
+    seed: int,
+    snap_every: int,
+    snaps: np.ndarray,
+) -> int:
     """Play ``games`` TD(lambda) games from positions with ``empties`` empties.
 
     ``w`` holds the linear weights (see :func:`to_linear`) and is updated in place.
