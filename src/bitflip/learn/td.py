@@ -150,31 +150,28 @@ def _greedy(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
 @njit(cache=True)
 def td_games(
     w: np.ndarray,
-    p0: np.uint64,
-    o0: np.uint64,
-    mask: np.uint64,
+    start: tuple[np.uint64, np.uint64, np.uint64],
     empties: int,
-    games: int,
-    game0: int,
-    lam: float,
-    lr: float,
-    lr_decay: float,
-    eps: float,
+    games: tuple[int, int],
+    rates: tuple[float, float, float, float],
     seed: int,
     snap_every: int,
     snaps: np.ndarray,
 ) -> int:
-    """Play ``games`` TD(lambda) games from positions with ``empties`` empties.
+    """Play ``games = (count, played before)`` TD(lambda) games from positions with
+    ``empties`` empties, reached by random moves from ``start = (p, o, mask)``.
 
-    ``w`` holds the linear weights (see :func:`to_linear`) and is updated in place.
-
-    Writes a copy of ``w`` into ``snaps[k]`` every ``snap_every`` games; returns the count.
+    ``w`` holds the linear weights (see :func:`to_linear`) and is updated in place;
+    ``rates = (lambda, lr, lr_decay, epsilon)``. Writes a copy of ``w`` into ``snaps[k]`` every
+    ``snap_every`` games; returns the count.
     """
+    p0, o0, mask = start
+    lam, lr, lr_decay, eps = rates
     np.random.seed(seed)
     n_snap = 0
     squares = popcount(mask)
-    for gi in range(games):
-        alpha = lr / (1.0 + (game0 + gi) / lr_decay)
+    for gi in range(games[0]):
+        alpha = lr / (1.0 + (games[1] + gi) / lr_decay)
         # Random moves down to the stage's number of empties (restart if the game ends first).
         while True:
             p, o, black = p0, o0, True
@@ -246,16 +243,16 @@ def train_td(cfg: TDConfig, log: Callable[[str], None] | None = None) -> TDResul
     w = hand if cfg.init == "hand" else np.zeros(2 * N)
     g = geometry(cfg.size)
     p0, o0 = (np.uint64(x) for x in g.start_position())
-    mask = board_mask(cfg.size)
+    start = (p0, o0, np.uint64(board_mask(cfg.size)))
     start_empties = cfg.size * cfg.size - 4
     traj, games_at, stage_starts = [from_linear(w)], [0], []
     done = 0
     for k, empties in enumerate(cfg.stages):
         stage_starts.append(done)
         snaps = np.zeros((cfg.games_per_stage // cfg.snapshot_every + 1, 2 * N))
-        n = td_games(w, p0, o0, mask, min(empties, start_empties), cfg.games_per_stage, done,
-                     cfg.lam, cfg.lr, cfg.lr_decay, cfg.epsilon, cfg.seed * 7919 + k,
-                     cfg.snapshot_every, snaps)  # fmt: skip
+        rates = (cfg.lam, cfg.lr, cfg.lr_decay, cfg.epsilon)
+        n = td_games(w, start, min(empties, start_empties), (cfg.games_per_stage, done), rates,
+                     cfg.seed * 7919 + k, cfg.snapshot_every, snaps)  # fmt: skip
         for j in range(n):
             traj.append(from_linear(snaps[j]))
             games_at.append(done + (j + 1) * cfg.snapshot_every)
