@@ -73,6 +73,8 @@ def test_engine_takes_exact_and_wld_limits() -> None:
     assert wld.nodes < exact.nodes
     hints = engine.hint(3, Limit(wld=True))
     assert hints[0].score == 1.0 and all(h.score in (-1.0, 0.0, 1.0) for h in hints)
+    with pytest.raises(ValueError, match="not both"):
+        Limit(exact=True, wld=True)
 
 
 def test_iterations_are_reported_in_order_and_scores_are_in_discs(searcher: Searcher) -> None:

@@ -33,6 +33,10 @@ class Limit:
     """Solve to the end proving only win, draw or loss: faster than ``exact``, and the
     result's score is +1, 0 or -1."""
 
+    def __post_init__(self) -> None:
+        if self.exact and self.wld:
+            raise ValueError("a Limit asks for an exact or a win/loss/draw solve, not both")
+
 
 @dataclass(frozen=True)
 class SearchInfo:
