@@ -51,3 +51,15 @@ def test_a_small_calibration_writes_a_table_the_search_reads(tmp_path: Path) -> 
         == 0
     )
     assert json.loads(out.read_text())["eval"] == "positional"
+
+
+def test_endgame_fit_predicts_exact_scores_from_the_shallow_search(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--endgame", "--positions", "12", "--seed", "5", "--data", str(shared_data)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"depth {d}" for d in range(5)]
+    for line in lines:
+        a, sigma = float(line.split()[3]), float(line.split()[-1])
+        # Eval units to discs: about 1/100, and the prediction explains most of the spread.
+        assert 0.003 < a < 0.03 and 0 < sigma < 20

@@ -6,6 +6,10 @@ depth ``d'``: ``v_d = a * v_d' + b + e`` with ``e`` roughly normal of deviation 
 fits ``a``, ``b`` and ``sigma`` for each depth by least squares on pairs of searches of
 positions from recorded games (WTHOR when the data folder is given, else random games) and
 writes ``src/bitflip/data/mpc-<eval>.json`` with how it was made.
+
+``--endgame`` fits the endgame solver's ProbCut instead (``EG_PC_*`` in
+:mod:`bitflip.search.endgame`): exact scores of WTHOR positions with 14-20 empties on the
+evaluated shallow search at depths 0-4, printed to be copied into the code.
 """
 
 from __future__ import annotations
@@ -22,7 +26,8 @@ from bitflip.core.board import Board
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.formats.wthor import read_wtb
 from bitflip.search.control import INF
-from bitflip.search.driver import Searcher
+from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.endgame import shallow_search
 from bitflip.search.probcut import MIN_MPC_DEPTH, ProbCutFit, params_path, shallow_depth
 
 
@@ -47,8 +52,7 @@ def sample_positions(n: int, seed: int, data: Path | None) -> list[tuple[int, in
     out: list[tuple[int, int]] = []
     games: list[list[int]] = []
     if data is not None:
-        for f in sorted((data / "wthor").glob("WTH_20*.wtb"))[:3]:
-            games.extend(list(g.moves) for g in read_wtb(f, passes=True, check=False))
+        games = _wthor_games(data, "WTH_20*.wtb", 3)
     while len(out) < n:
         b = Board()
         target = int(rng.integers(10, 45))
@@ -101,6 +105,67 @@ def calibrate(
     }
 
 
+ENDGAME_DEPTHS = (0, 1, 2, 3, 4)
+"""Depths of the shallow search the endgame fit tries (the solver uses one of them)."""
+
+
+def _wthor_games(data: Path, pattern: str, files: int) -> list[list[int]]:
+    games: list[list[int]] = []
+    for f in sorted((data / "wthor").glob(pattern))[:files]:
+        games.extend(list(g.moves) for g in read_wtb(f, passes=True, check=False))
+    return games
+
+
+def _endgame_position(games: list[list[int]], rng: np.random.Generator) -> Board | None:
+    """A game's position once it has a random number of empties in 14..20, or None."""
+    moves = games[int(rng.integers(len(games)))]
+    n = int(rng.integers(14, 21))
+    b = Board()
+    for mv in moves:
+        if bin(b.empty).count("1") <= n:
+            break
+        if mv not in list(b.legal_moves):
+            return None
+        b.push(mv)
+    if b.is_game_over() or not b.legal_mask() or bin(b.empty).count("1") != n:
+        return None
+    return b
+
+
+def endgame_samples(positions: int, seed: int, games: list[list[int]]) -> np.ndarray:
+    """Rows (empties, exact score, shallow value at each of ``ENDGAME_DEPTHS``) of positions
+    with 14-20 empties taken from ``games``."""
+    ev = load_evaluation("default", 8)
+    searcher = Searcher(ev, tt_mb=64)
+    rng = np.random.default_rng(seed)
+    rows: list[list[int]] = []
+    while len(rows) < positions:
+        b = _endgame_position(games, rng)
+        if b is None:
+            continue
+        p, o = b.side_bitboards()
+        searcher.clear()
+        r, _ = searcher.search(p, o, int(FULL), SearchPlan(exact_empties=64))
+        up, uo = np.uint64(p), np.uint64(o)
+        shallow = [
+            int(shallow_search(up, uo, FULL, d, -INF, INF, ev.kind, ev.weights))
+            for d in ENDGAME_DEPTHS
+        ]
+        rows.append([bin(b.empty).count("1"), int(r.score), *shallow])
+    return np.array(rows, dtype=np.float64)
+
+
+def fit_endgame(rows: np.ndarray) -> list[tuple[int, float, float, float]]:
+    """``(depth, a, b, sigma)`` of ``exact = a * shallow + b`` for each shallow depth."""
+    out = []
+    for j, d in enumerate(ENDGAME_DEPTHS):
+        x, y = rows[:, 2 + j], rows[:, 1]
+        slope, icpt = np.polyfit(x, y, 1)
+        res = y - (slope * x + icpt)
+        out.append((d, float(slope), float(icpt), float(res.std())))
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description="Fit Multi-ProbCut parameters for an evaluation.")
     ap.add_argument("--eval", default="default")
@@ -109,7 +174,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--data", type=Path, default=None, help="the shared data folder")
     ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument(
+        "--endgame", action="store_true", help="fit the endgame solver's ProbCut (prints it)"
+    )
     args = ap.parse_args(argv)
+    if args.endgame:
+        games = _wthor_games(args.data or Path("../shared/data"), "WTH_201*.wtb", 2)
+        if not games:
+            ap.error("--endgame needs WTHOR games: give --data (WTH_201*.wtb under wthor/)")
+        rows = endgame_samples(args.positions, args.seed, games)
+        for d, a, b, sigma in fit_endgame(rows):
+            print(f"depth {d}: a {a:.4f} b {b:5.2f} sigma {sigma:.2f}")
+        return 0
     doc = calibrate(args.eval, args.positions, args.max_depth, args.seed, args.data)
     out = args.out or params_path(str(doc["eval"]))
     out.write_text(json.dumps(doc, indent=1) + "\n")

@@ -88,13 +88,13 @@ EG_PC_A = 0.0108
 EG_PC_B = 2.20
 EG_PC_SIGMA = 7.1
 """Exact score ~ A * (depth-2 evaluated search) + B, residual deviation SIGMA discs: fitted on
-250 WTHOR positions with 14-20 empties by ``benchmarks/endgame_probcut.py``."""
+250 WTHOR positions with 14-20 empties by ``python -m bitflip.learn.probcut_fit --endgame``."""
 EG_PC_T = np.array([0.0, 1.0, 1.8, 0.0])
 """ProbCut confidence t of each selective rank (rank 3 is exact: no cut)."""
 
 
 @kernel("int64(uint64, uint64, uint64, int64, int64, int64, int64, float64[::1])")
-def _shallow(
+def shallow_search(
     p: np.uint64,
     o: np.uint64,
     mask: np.uint64,
@@ -104,7 +104,8 @@ def _shallow(
     kind: int,
     weights: np.ndarray,
 ) -> int:
-    # Plain fail-soft alpha-beta on the evaluation, for move ordering (depth 0 to 2).
+    """Plain fail-soft alpha-beta on the evaluation (eval units): the solver's move ordering
+    and ProbCut predictor (depth 0 to 2)."""
     if depth <= 0:
         return int(evaluate(p, o, mask, kind, weights))
     moves = legal_moves(p, o, mask)
@@ -118,7 +119,7 @@ def _shallow(
         if depth == 1:
             v = -int(evaluate(np_, no, mask, kind, weights))
         else:
-            v = -_shallow(np_, no, mask, depth - 1, -beta, -max(alpha, best), kind, weights)
+            v = -shallow_search(np_, no, mask, depth - 1, -beta, -max(alpha, best), kind, weights)
         if v > best:
             best = v
             if v >= beta:
@@ -198,7 +199,7 @@ def solve_kernel(
         # ProbCut: a shallow evaluated search that predicts a score well outside the window.
         margin = EG_PC_T[rank] * EG_PC_SIGMA
         inf = ctl[NODES] * 0 + INF  # not a literal: see pvs_kernel
-        v = EG_PC_A * _shallow(p, o, mask, EG_PC_DEPTH, -inf, inf, kind, weights) + EG_PC_B
+        v = EG_PC_A * shallow_search(p, o, mask, EG_PC_DEPTH, -inf, inf, kind, weights) + EG_PC_B
         if v - margin >= beta:
             return beta
         if v + margin <= alpha:
@@ -231,7 +232,7 @@ def solve_kernel(
                 # about 4 discs of it (2 at depth 1) weigh as much as one opponent reply.
                 sd = 0 if n < EVAL_SORT_EMPTIES + 4 else 1 if n < EVAL_SORT_EMPTIES + 8 else 2
                 inf = ctl[NODES] * 0 + INF  # not a literal: see pvs_kernel
-                v = _shallow(np_, no, mask, sd, -inf, inf, kind, weights)
+                v = shallow_search(np_, no, mask, sd, -inf, inf, kind, weights)
                 s -= v * ((1 << 15) // (400 if sd == 0 else 200))
         mv[count] = sq
         sc[count] = s
