@@ -6,7 +6,9 @@ Run: PYTHONPATH=src .venv/bin/python benchmarks/eval_match.py patterns features
 
 Prints wins/draws/losses of the first evaluation and its score (wins + draws / 2) with a 95%
 normal interval. This is a check of the evaluations, not the engine: the engine's search
-(``bitflip.search``) adds ordering, a transposition table and an exact endgame.
+(``bitflip.search``) adds ordering, a transposition table and an exact endgame. That is why
+it keeps its own plain negamax: the engine's exact endgame would play the last moves for both
+sides and hide part of the difference (and RESULTS.md's numbers were made with this one).
 """
 
 from __future__ import annotations
@@ -19,11 +21,10 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import FULL, U1, flips, legal_moves, lowest_square, popcount
 from bitflip.core.board import Board
 from bitflip.eval.evaluator import EVAL_SCALE, evaluate, load_evaluation
 
-FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 INF = 1 << 30
 
 

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from bitflip.core.bitboard import flips
-from bitflip.search.endgame import _last1
+from bitflip.search.endgame_small import _last1
 
 N = 1 << 16
 REPS = 50

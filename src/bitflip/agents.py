@@ -199,7 +199,11 @@ class PositionalAgent(_SeededAgent):
 
 
 class MinimaxAgent(_SeededAgent):
-    """Alpha-beta minimax to a fixed depth on disc-square table + mobility."""
+    """Alpha-beta minimax to a fixed depth on disc-square table + mobility.
+
+    Its own small search (:mod:`bitflip.search.minimax`), not the engine's: it is the fixed
+    yardstick of recorded results, so its play must not follow the engine's changes.
+    """
 
     def __init__(self, depth: int = 3, seed: int | None = None) -> None:
         super().__init__(seed)

@@ -63,16 +63,21 @@ class Engine:
         self,
         level: int = DEFAULT_LEVEL,
         *,
-        evaluation: str = "default",
+        evaluation: str | Evaluation = "default",
         tt_mb: int = 64,
         size: int = 8,
     ) -> None:
+        """``evaluation``: a name for :func:`load_engine_evaluation`, or a loaded evaluation
+        (a learner searching with the weights it learned)."""
         level_spec(level)
         self.level = level
         self.contempt = 0
         """How much worse than 0 a draw is for the engine, in centidiscs (NBoard's unit)."""
         self.size = size
-        self.evaluation = load_engine_evaluation(evaluation, size)
+        if isinstance(evaluation, Evaluation):
+            self.evaluation = evaluation
+        else:
+            self.evaluation = load_engine_evaluation(evaluation, size)
         from bitflip.search.probcut import load_table
 
         self._searcher = Searcher(
@@ -129,6 +134,16 @@ class Engine:
             hard = tb.hard if hard is None else min(hard, tb.hard)
         timed = soft is not None or limit.nodes is not None
         empties = bin(b.empty).count("1")
+        if limit.exact or limit.wld:
+            return SearchPlan(
+                exact_empties=64,
+                wld=limit.wld,
+                nodes=limit.nodes,
+                hard_time=hard,
+                soft_time=soft,
+                multipv=multipv,
+                contempt=self.contempt,
+            )
         if limit.depth is not None and limit.depth >= empties:
             exact = empties  # a depth reaching the end is an exact solve, not 60 midgame plies
         elif limit.depth is not None and not timed:

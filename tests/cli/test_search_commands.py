@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bitflip.cli.main import main
 
+Capsys = pytest.CaptureFixture[str]
 
-def one_line_error(capsys, argv: list[str], command: str) -> str:  # type: ignore[no-untyped-def]
+
+def one_line_error(capsys: Capsys, argv: list[str], command: str) -> str:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"bitflip {command}: error:") and len(err.strip().splitlines()) == 1
     return err
 
 
-def test_solve_checks_the_annotation(tmp_path, capsys, shared_data) -> None:  # type: ignore[no-untyped-def]
+def test_solve_checks_the_annotation(tmp_path: Path, capsys: Capsys, shared_data: Path) -> None:
     lines = (shared_data / "ffo" / "fforum-1-19.obf").read_text().splitlines()[:2]
     f = tmp_path / "two.obf"
     f.write_text("\n".join(lines) + "\n")
@@ -22,13 +26,14 @@ def test_solve_checks_the_annotation(tmp_path, capsys, shared_data) -> None:  # 
     out = capsys.readouterr().out
     assert "g8    +18    +18" in out and "2/2 match the annotation" in out
     assert main(["solve", str(f), "--wld"]) == 0
-    capsys.readouterr()
+    out = capsys.readouterr().out
+    assert "h1    win    win" in out and "+18" not in out and "2/2 match the annotation" in out
     assert main(["solve", str(f), "--skip", "1"]) == 0  # only the second, numbered 2
     out = capsys.readouterr().out
     assert "\n  2 " in out and "\n  1 " not in out and "1/1 match" in out
 
 
-def test_solve_errors(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_solve_errors(tmp_path: Path, capsys: Capsys) -> None:
     one_line_error(capsys, ["solve", str(tmp_path / "missing.obf")], "solve")
     bad = tmp_path / "bad.obf"
     bad.write_text("XXO-- X; A1:+2\n")
@@ -38,7 +43,7 @@ def test_solve_errors(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert "--skip" in one_line_error(capsys, ["solve", str(bad), "--skip", "-1"], "solve")
 
 
-def test_bench_prints_the_signature(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_bench_prints_the_signature(capsys: Capsys) -> None:
     assert main(["bench", "--depth", "2"]) == 0
     out = capsys.readouterr().out
     first = int(out.split("Nodes searched: ")[1].split()[0])
@@ -47,7 +52,7 @@ def test_bench_prints_the_signature(capsys) -> None:  # type: ignore[no-untyped-
     one_line_error(capsys, ["bench", "--depth", "0"], "bench")
 
 
-def test_hint_and_analyze(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_hint_and_analyze(capsys: Capsys) -> None:
     assert main(["hint", "f5d6", "--depth", "3", "-n", "2"]) == 0
     out = capsys.readouterr().out
     assert out.count("(depth 3)") == 2
@@ -58,7 +63,7 @@ def test_hint_and_analyze(capsys) -> None:  # type: ignore[no-untyped-def]
     assert " 4. white d3" in out and "total loss" in out
 
 
-def test_analyze_a_game_file(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+def test_analyze_a_game_file(tmp_path: Path, capsys: Capsys) -> None:
     f = tmp_path / "game.txt"
     f.write_text("f5d6c3d3c4\n")
     assert main(["analyze", str(f), "--depth", "2"]) == 0
@@ -76,7 +81,7 @@ def test_analyze_a_game_file(tmp_path, capsys) -> None:  # type: ignore[no-untyp
         ["analyze", "missing-game.txt"],
     ],
 )
-def test_bad_input_is_one_line(capsys, argv: list[str]) -> None:  # type: ignore[no-untyped-def]
+def test_bad_input_is_one_line(capsys: Capsys, argv: list[str]) -> None:
     one_line_error(capsys, argv, argv[0])
 
 

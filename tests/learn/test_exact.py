@@ -35,8 +35,8 @@ def test_solver_matches_brute_force_on_4x4() -> None:
             continue
         p, o = (np.uint64(x) for x in b.side_bitboards())
         assert solve(p, o, mask, -100, 100) == _brute(b)
-        moves = solve_moves(p, o, mask)
-        assert max(moves) == _brute(b) or list(b.legal_moves) == [64]
+        scores = solve_moves(p, o, mask)
+        assert max(scores) == _brute(b) or list(b.legal_moves) == [64]
 
 
 def test_4x4_perfect_play_is_a_white_win() -> None:
@@ -44,3 +44,24 @@ def test_4x4_perfect_play_is_a_white_win() -> None:
     p, o = (np.uint64(x) for x in b.side_bitboards())
     # 4x4 Othello is a white win, 3-11 with 2 empty squares: 3-13 with empties to the winner.
     assert solve(p, o, np.uint64(b.geometry.mask), -100, 100) == -10
+
+
+def test_6x6_moves_are_scored_by_the_engine_solver_exactly() -> None:
+    from bitflip.learn.exact import ILLEGAL
+
+    rng = np.random.default_rng(3)
+    b = Board(size=6)
+    while bin(b.empty).count("1") > 9:
+        moves = list(b.legal_moves)
+        b.push(moves[int(rng.integers(len(moves)))])
+    assert not b.is_game_over()
+    p, o = (np.uint64(x) for x in b.side_bitboards())
+    mask = np.uint64(b.geometry.mask)
+    scores = solve_moves(p, o, mask)
+    legal = [m for m in b.legal_moves if m != 64]
+    assert sorted(np.flatnonzero(scores != ILLEGAL).tolist()) == sorted(legal)
+    assert max(scores) == solve(p, o, mask) == _brute(b)
+    for m in legal:
+        b.push(m)
+        assert -_brute(b) == scores[m]
+        b.pop()

@@ -55,6 +55,29 @@ def test_td_agent_plays_with_learned_and_hand_weights(tmp_path: Path) -> None:
         make_agent("td:depth=0")
 
 
+def test_td_agent_at_depth_1_picks_the_move_its_weights_like_best() -> None:
+    # One ply: the chosen move leaves the opponent the lowest FIREBRAND score (to the
+    # centidisc the engine's evaluation rounds to).
+    w = hand_firebrand_weights().vector()
+    agent = make_agent("td:depth=1", seed=3)
+    rng = np.random.default_rng(5)
+    for _ in range(5):
+        b = Board()
+        for _ in range(int(rng.integers(4, 30))):
+            moves = list(b.legal_moves)
+            b.push(moves[int(rng.integers(len(moves)))])
+        if 64 in b.legal_moves:
+            continue
+        mask = np.uint64(b.geometry.mask)
+        after = {}
+        for m in b.legal_moves:
+            b.push(m)
+            p, o = (np.uint64(x) for x in b.side_bitboards())
+            after[m] = firebrand_score(p, o, mask, w)
+            b.pop()
+        assert after[agent.select_move(b)] <= min(after.values()) + 0.01
+
+
 def test_config_checks(tmp_path: Path) -> None:
     shipped = Path(__file__).resolve().parents[2] / "configs" / "td.toml"
     assert load_tdconfig(shipped).stages == (10, 20, 40, 60)

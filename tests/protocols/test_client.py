@@ -15,6 +15,7 @@ from bitflip.protocols.client import (
     EngineProtocolError,
     EngineTerminatedError,
     EngineTimeoutError,
+    NBoardAgent,
     NBoardEngine,
     game_ggf,
 )
@@ -119,21 +120,27 @@ def test_missing_program_is_a_clear_error() -> None:
         NBoardEngine.popen("/nonexistent/edax -nboard")
 
 
+def nboard_agent(spec: str) -> NBoardAgent:
+    agent = make_agent(spec)
+    assert isinstance(agent, NBoardAgent)
+    return agent
+
+
 def test_agent_spec_and_bad_specs() -> None:
     cmd = " ".join(scripted("--edax"))
-    agent = make_agent(f"nboard:depth=3,cmd={cmd}")
+    agent = nboard_agent(f"nboard:depth=3,cmd={cmd}")
     try:
         board = Board()
         assert agent.select_move(board) in board.legal_moves
     finally:
-        agent.close()  # type: ignore[attr-defined]
+        agent.close()
     with pytest.raises(AgentSpecError, match="depth"):
         make_agent("nboard:depth=0,cmd=edax")
     with pytest.raises(AgentSpecError, match="cmd"):
         make_agent("nboard:depth=3")
     # cmd= takes the rest of the spec, but a trailing depth/timeout is taken back out.
-    agent = make_agent("nboard:cmd=my engine -x a,b,depth=3,timeout=7.5")
-    assert (agent.cmd, agent.depth, agent.timeout) == ("my engine -x a,b", 3, 7.5)  # type: ignore[attr-defined]
+    agent = nboard_agent("nboard:cmd=my engine -x a,b,depth=3,timeout=7.5")
+    assert (agent.cmd, agent.depth, agent.timeout) == ("my engine -x a,b", 3, 7.5)
     with pytest.raises(AgentSpecError, match="depth"):
         make_agent("nboard:cmd=edax,depth=0")
     with pytest.raises(AgentSpecError, match="depth must be a whole number"):
@@ -182,7 +189,7 @@ def test_nboard_agent_plays_a_legal_game_against_random(monkeypatch: pytest.Monk
     from bitflip.core.board import BLACK
 
     monkeypatch.setenv("PYTHONPATH", ENV["PYTHONPATH"])  # the agent's process inherits it
-    nboard = make_agent(f"nboard:depth=1,timeout=120,cmd={' '.join(BITFLIP_NBOARD)}")
+    nboard = nboard_agent(f"nboard:depth=1,timeout=120,cmd={' '.join(BITFLIP_NBOARD)}")
     rnd = make_agent("random", seed=3)
     try:
         board = Board()
@@ -193,7 +200,7 @@ def test_nboard_agent_plays_a_legal_game_against_random(monkeypatch: pytest.Monk
             board.push(move)
         assert board.outcome() is not None and board.ply >= 30
     finally:
-        nboard.close()  # type: ignore[attr-defined]
+        nboard.close()
 
 
 def test_bitflip_nboard_killed_mid_game_is_a_clear_error() -> None:

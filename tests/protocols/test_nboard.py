@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import threading
 from collections.abc import Callable
+from typing import Any
 
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
@@ -58,9 +59,9 @@ class RecordingEngine:
         self.stopped.set()
 
 
-def session(engine: RecordingEngine, lines: list[str], **kw: object) -> tuple[list[str], str]:
+def session(engine: RecordingEngine, lines: list[str], **kw: Any) -> tuple[list[str], str]:
     out, err = io.StringIO(), io.StringIO()
-    server = NBoardServer(engine, out, err=err, clock=lambda: 0.0, **kw)  # type: ignore[arg-type]
+    server = NBoardServer(engine, out, err=err, clock=lambda: 0.0, **kw)
     for line in lines:
         server.handle(line)
         server.wait()
@@ -93,7 +94,7 @@ def test_go_reports_the_move_without_playing_it() -> None:
 def test_depth_at_or_above_empties_is_an_exact_solve() -> None:
     engine = RecordingEngine()
     board = Board("X" * 56 + "O--O---- X")
-    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)  # type: ignore[arg-type]
+    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)
     server.board = board
     server.handle("set depth 30")
     assert server.limit() == Limit(depth=6)
@@ -103,7 +104,7 @@ def test_depth_at_or_above_empties_is_an_exact_solve() -> None:
 
 def test_contempt_reaches_the_engine() -> None:
     engine = RecordingEngine()
-    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)  # type: ignore[arg-type]
+    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)
     server.handle("set contempt 50")
     assert engine.contempt == 50
 
@@ -124,7 +125,7 @@ def test_hint_lines() -> None:
 
 def test_forced_pass_and_pass_moves() -> None:
     engine = RecordingEngine()
-    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)  # type: ignore[arg-type]
+    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)
     server.board = Board("X" * 62 + "O- O")
     server.handle("move PA")
     server.handle("h8")  # NBoard 1.1's bare move
@@ -173,7 +174,7 @@ def test_malformed_lines_are_reported_and_ignored() -> None:
 def test_ping_stops_a_running_search_before_pong() -> None:
     engine = RecordingEngine(block=True)
     out = io.StringIO()
-    server = NBoardServer(engine, out, clock=lambda: 0.0)  # type: ignore[arg-type]
+    server = NBoardServer(engine, out, clock=lambda: 0.0)
     server.handle("go")
     assert server.thinking
     server.handle("ping 3")  # returns only once the search has answered
@@ -183,7 +184,7 @@ def test_ping_stops_a_running_search_before_pong() -> None:
 
 def test_quit_ends_the_session_and_stops_the_search() -> None:
     engine = RecordingEngine(block=True)
-    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)  # type: ignore[arg-type]
+    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)
     server.handle("go")
     assert server.handle("quit") is False
     assert not server.thinking
@@ -200,7 +201,7 @@ def test_progress_lines_are_throttled() -> None:
     ticks = iter(range(100))
     out = io.StringIO()
     server = NBoardServer(
-        RecordingEngine(),  # type: ignore[arg-type]
+        RecordingEngine(),
         out,
         clock=lambda: float(next(ticks)),
         status_interval=2.0,
@@ -230,7 +231,7 @@ def test_transcript_copy() -> None:
 
 def test_end_of_input_finishes_the_running_search() -> None:
     out = io.StringIO()
-    server = NBoardServer(RecordingEngine(), out, clock=lambda: 0.0)  # type: ignore[arg-type]
+    server = NBoardServer(RecordingEngine(), out, clock=lambda: 0.0)
     assert server.run(["nboard 2", "go"]) == 0
     assert not server.thinking
     assert "=== d3/1.25/0.0" in out.getvalue().splitlines()

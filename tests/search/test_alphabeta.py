@@ -11,7 +11,6 @@ from bitflip.core import bitboard as bb
 from bitflip.core.board import Board
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation, evaluate, load_evaluation
 from bitflip.search.driver import Searcher, SearchPlan
-from bitflip.search.endgame import final_score
 from bitflip.search.limits import SearchInfo
 
 EV = load_evaluation("positional")
@@ -25,7 +24,7 @@ def negamax(p: int, o: int, mask: int, depth: int, ev: Evaluation = EV) -> int:
     moves = int(bb.legal_moves(up, uo, um))
     if moves == 0:
         if int(bb.legal_moves(uo, up, um)) == 0:
-            return EVAL_SCALE * int(final_score(up, uo, um))
+            return EVAL_SCALE * int(bb.final_margin(up, uo, um))
         return -negamax(o, p, mask, depth, ev)
     if depth == 0:
         return int(evaluate(up, uo, um, ev.kind, ev.weights))
@@ -147,8 +146,7 @@ DRAWN = (0x0F0F070F0F0F0F0F, 0xE0F0F0F0F0F0F0F0)
 def test_contempt_makes_a_draw_worse_for_the_root_side_only(
     searchers: tuple[Searcher, Searcher],
 ) -> None:
-    from bitflip.search.alphabeta import CONTEMPT, INF
-    from bitflip.search.endgame import MAX_NODES, NODES, STOP
+    from bitflip.search.control import CONTEMPT, INF, MAX_NODES, NODES, STOP
 
     ctx = searchers[0].ctx
     ctx.ctl[[NODES, STOP]] = 0  # earlier tests may have left a stop or a node budget

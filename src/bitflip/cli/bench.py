@@ -23,7 +23,7 @@ BENCH_POSITIONS: tuple[str, ...] = (
 DEFAULT_DEPTH = 8
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "bench",
         help="search fixed positions to a fixed depth and print the node count",

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bitflip.search.limits import Limit
 
 
 def add_search_options(p: argparse.ArgumentParser) -> None:
@@ -15,7 +19,8 @@ def add_search_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--eval", default="default", help="evaluation name")
 
 
-def limit_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def limit_from(args: argparse.Namespace) -> Limit | None:
+    """The limit --depth and --time ask for (None: the level's own)."""
     from bitflip.search.limits import Limit
 
     if args.depth is not None and args.depth < 1:
@@ -27,7 +32,7 @@ def limit_from(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return Limit(depth=args.depth, time=args.time)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "hint",
         help="score the best moves of a position",

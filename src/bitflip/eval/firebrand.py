@@ -39,6 +39,7 @@ from bitflip.eval.features import (
     game_progress,
     neighbours,
 )
+from bitflip.eval.fileformat import check_header
 
 FIREBRAND_FEATURES: tuple[str, ...] = (
     "corners",
@@ -179,15 +180,7 @@ class FirebrandWeights:
 
     @classmethod
     def from_dict(cls, doc: object, where: str = "<dict>") -> FirebrandWeights:
-        if not isinstance(doc, dict) or doc.get("format") != FIREBRAND_FORMAT:
-            raise ValueError(
-                f"{where}: not a FIREBRAND weights file (format must be {FIREBRAND_FORMAT!r})"
-            )
-        if doc.get("version") != FIREBRAND_VERSION:
-            raise ValueError(
-                f"{where}: FIREBRAND weights version {doc.get('version')!r} is not "
-                f"supported (expected {FIREBRAND_VERSION})"
-            )
+        doc = check_header(doc, where, "FIREBRAND weights", FIREBRAND_FORMAT, FIREBRAND_VERSION)
         if tuple(doc.get("features", ())) != FIREBRAND_FEATURES:
             raise ValueError(
                 f"{where}: feature list {doc.get('features')!r} does not match "

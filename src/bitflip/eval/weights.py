@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bitflip.eval.fileformat import check_header
 from bitflip.eval.patterns import LAYOUT, MAX_EMPTIES, PATTERN_SET, PATTERNS, flat_vector
 
 PATTERNS_FORMAT = "bitflip-patterns"
@@ -92,15 +93,7 @@ class PatternWeights:
             meta = json.loads(meta_text)
         except json.JSONDecodeError as exc:
             raise ValueError(f"{path}: corrupt metadata ({exc})") from exc
-        if not isinstance(meta, dict) or meta.get("format") != PATTERNS_FORMAT:
-            raise ValueError(
-                f"{path}: not a pattern weights file (format is not {PATTERNS_FORMAT!r})"
-            )
-        if meta.get("version") != PATTERNS_VERSION:
-            raise ValueError(
-                f"{path}: pattern weights version {meta.get('version')!r} is not "
-                f"supported (expected {PATTERNS_VERSION})"
-            )
+        meta = check_header(meta, str(path), "pattern weights", PATTERNS_FORMAT, PATTERNS_VERSION)
         want = [[name, list(sqs)] for name, sqs in PATTERNS]
         if meta.get("pattern_set") != PATTERN_SET or meta.get("patterns") != want:
             raise ValueError(

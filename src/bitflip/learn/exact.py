@@ -1,66 +1,50 @@
-"""A small exact solver for small boards (4x4, 6x6 endgames): the yardstick for learned play.
+"""Exact solving for small boards (4x4, 6x6 endgames): the yardstick for learned play.
 
-Negamax alpha-beta on the final disc margin (empties to the winner), moves ordered by the
-opponent's mobility (fewest first). Fine for up to ~20 empties; the engine's endgame solver
-(:mod:`bitflip.search.endgame`) is the fast one for 8x8.
+A thin use of the engine's endgame solver (:mod:`bitflip.search.endgame`), which solves any
+board inside the 64-bit mask: there is no second exact solver. Scores are final disc margins
+for the side to move, empties to the winner.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import legal_moves, lowest_square, play, popcount
+from bitflip.eval.evaluator import load_evaluation
+from bitflip.search.alphabeta import SearchContext
+from bitflip.search.driver import Searcher
 
+_CONTEXTS: dict[int, SearchContext] = {}
+"""One solver (table, buffers) per board mask: a table must not mix boards of two sizes."""
 
-@njit(cache=True)
-def _final(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
-    d = popcount(p) - popcount(o)
-    e = popcount(mask) - popcount(p | o)
-    return d + e if d > 0 else (d - e if d < 0 else 0)
-
-
-@njit(cache=False)  # not cached: a cached recursive kernel with two signatures crashed on reload
-def solve(p: np.uint64, o: np.uint64, mask: np.uint64, alpha: int, beta: int) -> int:
-    """Exact final margin of (p, o) for the side to move, within the window (alpha, beta)."""
-    moves = legal_moves(p, o, mask)
-    if moves == 0:
-        if legal_moves(o, p, mask) == 0:
-            return _final(p, o, mask)
-        return -solve(o, p, mask, -beta, -alpha)
-    n = popcount(moves)
-    sqs = np.empty(n, np.int64)
-    keys = np.empty(n, np.int64)
-    for i in range(n):
-        sq = lowest_square(moves)
-        moves &= moves - U1
-        f = flips(p, o, sq)
-        q, r = o ^ f, p | f | (U1 << np.uint64(sq))
-        sqs[i] = sq
-        keys[i] = popcount(legal_moves(q, r, mask))
-    order = np.argsort(keys)
-    best = -1000
-    for j in range(n):
-        sq = sqs[order[j]]
-        f = flips(p, o, sq)
-        v = -solve(o ^ f, p | f | (U1 << np.uint64(sq)), mask, -beta, -alpha)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
+ILLEGAL = -1000
+"""The :func:`solve_moves` entry of a square that is not a legal move."""
 
 
-@njit(cache=False)
-def solve_moves(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.ndarray:
-    """Exact margin after each legal move (shape 64; -1000 where illegal)."""
-    out = np.full(64, -1000, np.int64)
-    moves = legal_moves(p, o, mask)
-    while moves:
-        sq = lowest_square(moves)
-        moves &= moves - U1
-        f = flips(p, o, sq)
-        out[sq] = -solve(o ^ f, p | f | (U1 << np.uint64(sq)), mask, -100, 100)
+def _context(mask: int) -> SearchContext:
+    if mask not in _CONTEXTS:
+        size = {16: 4, 36: 6, 64: 8}[bin(mask).count("1")]
+        _CONTEXTS[mask] = Searcher(load_evaluation("positional", size), tt_mb=4).ctx
+    return _CONTEXTS[mask]
+
+
+def solve(
+    p: np.uint64 | int, o: np.uint64 | int, mask: np.uint64 | int, alpha: int = -65, beta: int = 65
+) -> int:
+    """Exact final margin of (p, o) for the side to move, within the window (alpha, beta)
+    (fail-soft: a score at or beyond a bound is a bound)."""
+    a, b = max(int(alpha), -65), min(int(beta), 65)
+    return _context(int(mask)).endgame(int(p), int(o), int(mask), a, b)
+
+
+def solve_moves(p: np.uint64 | int, o: np.uint64 | int, mask: np.uint64 | int) -> np.ndarray:
+    """Exact margin after each legal move (shape 64; ``ILLEGAL`` where illegal)."""
+    up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
+    out = np.full(64, ILLEGAL, np.int64)
+    moves = legal_moves(up, uo, um)
+    for _ in range(int(popcount(moves))):
+        sq = int(lowest_square(moves))
+        moves &= moves - np.uint64(1)
+        q, r = play(up, uo, sq)
+        out[sq] = -solve(q, r, um)
     return out

@@ -20,17 +20,26 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import (
+    U1,
+    legal_moves,
+    lowest_square,
+    margin_with_empties,
+    play,
+    popcount,
+)
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
+from bitflip.engine import Engine
+from bitflip.eval.evaluator import KIND_FIREBRAND, Evaluation
 from bitflip.eval.features import game_progress
 from bitflip.eval.firebrand import (
     NUM_FIREBRAND,
     FirebrandWeights,
     firebrand_features,
-    firebrand_score,
     hand_firebrand_weights,
 )
+from bitflip.search.limits import Limit
 from bitflip.tomlconfig import read_flat_config
 
 N = NUM_FIREBRAND
@@ -110,12 +119,6 @@ def from_linear(theta: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _play(p: np.uint64, o: np.uint64, sq: int) -> tuple[np.uint64, np.uint64]:
-    f = flips(p, o, sq)
-    return o ^ f, p | f | (U1 << np.uint64(sq))
-
-
-@njit(cache=True)
 def _random_square(moves: np.uint64) -> int:
     for _ in range(np.random.randint(popcount(moves))):
         moves &= moves - U1
@@ -125,13 +128,15 @@ def _random_square(moves: np.uint64) -> int:
 @njit(cache=True)
 def _greedy(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
     # One-ply on the linear weights: the move after which the opponent's value is lowest.
+    # Not the engine's search: it runs inside the compiled training loop, on the float
+    # weights as they are being updated.
     moves = legal_moves(p, o, mask)
     best = 1e30
     pick = lowest_square(moves)
     while moves:
         sq = lowest_square(moves)
         moves &= moves - U1
-        q, r = _play(p, o, sq)
+        q, r = play(p, o, sq)
         if legal_moves(q, r, mask) == 0 and legal_moves(r, q, mask) == 0:
             v = 1000.0 * (popcount(q) - popcount(r))
         else:
@@ -143,20 +148,30 @@ def _greedy(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def td_games(  # type: ignore[no-untyped-def]
-    w, p0, o0, mask, empties, games, game0, lam, lr, lr_decay, eps, seed, snap_every, snaps,
-):  # fmt: skip
-    """Play ``games`` TD(lambda) games from positions with ``empties`` empties.
+def td_games(
+    w: np.ndarray,
+    start: tuple[np.uint64, np.uint64, np.uint64],
+    empties: int,
+    games: tuple[int, int],
+    rates: tuple[float, float, float, float],
+    seed: int,
+    snap_every: int,
+    snaps: np.ndarray,
+) -> int:
+    """Play ``games = (count, played before)`` TD(lambda) games from positions with
+    ``empties`` empties, reached by random moves from ``start = (p, o, mask)``.
 
-    ``w`` holds the linear weights (see :func:`to_linear`) and is updated in place.
-
-    Writes a copy of ``w`` into ``snaps[k]`` every ``snap_every`` games; returns the count.
+    ``w`` holds the linear weights (see :func:`to_linear`) and is updated in place;
+    ``rates = (lambda, lr, lr_decay, epsilon)``. Writes a copy of ``w`` into ``snaps[k]`` every
+    ``snap_every`` games; returns the count.
     """
+    p0, o0, mask = start
+    lam, lr, lr_decay, eps = rates
     np.random.seed(seed)
     n_snap = 0
     squares = popcount(mask)
-    for gi in range(games):
-        alpha = lr / (1.0 + (game0 + gi) / lr_decay)
+    for gi in range(games[0]):
+        alpha = lr / (1.0 + (games[1] + gi) / lr_decay)
         # Random moves down to the stage's number of empties (restart if the game ends first).
         while True:
             p, o, black = p0, o0, True
@@ -166,7 +181,7 @@ def td_games(  # type: ignore[no-untyped-def]
                     if legal_moves(o, p, mask) == 0:
                         break
                 else:
-                    p, o = _play(p, o, _random_square(m))
+                    p, o = play(p, o, _random_square(m))
                     p, o = p, o
                     black = not black
                     continue
@@ -191,14 +206,12 @@ def td_games(  # type: ignore[no-untyped-def]
                     explored = True
                 else:
                     sq = _greedy(p, o, mask, w)
-                p, o = _play(p, o, sq)
+                p, o = play(p, o, sq)
             black = not black
             sign = -sign
             over = legal_moves(p, o, mask) == 0 and legal_moves(o, p, mask) == 0
             if over:
-                d = popcount(p) - popcount(o)
-                empt = squares - popcount(p | o)
-                d = d + empt if d > 0 else (d - empt if d < 0 else 0)
+                d = margin_with_empties(popcount(p) - popcount(o), squares - popcount(p | o))
                 target = sign * d
                 w += alpha * (target - vb) * e / norm
                 break
@@ -230,16 +243,16 @@ def train_td(cfg: TDConfig, log: Callable[[str], None] | None = None) -> TDResul
     w = hand if cfg.init == "hand" else np.zeros(2 * N)
     g = geometry(cfg.size)
     p0, o0 = (np.uint64(x) for x in g.start_position())
-    mask = board_mask(cfg.size)
+    start = (p0, o0, np.uint64(board_mask(cfg.size)))
     start_empties = cfg.size * cfg.size - 4
     traj, games_at, stage_starts = [from_linear(w)], [0], []
     done = 0
     for k, empties in enumerate(cfg.stages):
         stage_starts.append(done)
         snaps = np.zeros((cfg.games_per_stage // cfg.snapshot_every + 1, 2 * N))
-        n = td_games(w, p0, o0, mask, min(empties, start_empties), cfg.games_per_stage, done,
-                     cfg.lam, cfg.lr, cfg.lr_decay, cfg.epsilon, cfg.seed * 7919 + k,
-                     cfg.snapshot_every, snaps)  # fmt: skip
+        rates = (cfg.lam, cfg.lr, cfg.lr_decay, cfg.epsilon)
+        n = td_games(w, start, min(empties, start_empties), (cfg.games_per_stage, done), rates,
+                     cfg.seed * 7919 + k, cfg.snapshot_every, snaps)  # fmt: skip
         for j in range(n):
             traj.append(from_linear(snaps[j]))
             games_at.append(done + (j + 1) * cfg.snapshot_every)
@@ -284,48 +297,12 @@ def plot_trajectory(result: TDResult, path: str | Path) -> Path:
 # --- the td agent -----------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _negamax(p, o, mask, w, depth, alpha, beta):  # type: ignore[no-untyped-def]
-    moves = legal_moves(p, o, mask)
-    if moves == 0:
-        if legal_moves(o, p, mask) == 0:
-            return 1000.0 * (popcount(p) - popcount(o))
-        if depth == 0:
-            return firebrand_score(p, o, mask, w)
-        return -_negamax(o, p, mask, w, depth - 1, -beta, -alpha)
-    if depth == 0:
-        return firebrand_score(p, o, mask, w)
-    best = -1e18
-    while moves:
-        sq = lowest_square(moves)
-        moves &= moves - U1
-        q, r = _play(p, o, sq)
-        v = -_negamax(q, r, mask, w, depth - 1, -beta, -alpha)
-        if v > best:
-            best = v
-            if v > alpha:
-                alpha = v
-                if alpha >= beta:
-                    break
-    return best
-
-
-@njit(cache=True)
-def _root(p, o, mask, w, depth):  # type: ignore[no-untyped-def]
-    out = np.full(64, -1e30)
-    moves = legal_moves(p, o, mask)
-    while moves:
-        sq = lowest_square(moves)
-        moves &= moves - U1
-        q, r = _play(p, o, sq)
-        out[sq] = -_negamax(q, r, mask, w, depth - 1, -1e18, 1e18)
-    return out
-
-
 class TDAgent:
     """Alpha-beta to ``depth`` on FIREBRAND weights (``td:weights=FILE,depth=N``).
 
-    Without ``weights`` it uses the hand-set weights, the baseline TD is compared with.
+    Without ``weights`` it uses the hand-set weights, the baseline TD is compared with. The
+    search is the engine's, with the weights as its FIREBRAND evaluation: every move scored at
+    the fixed depth (a fresh table each move), ties broken at random.
     """
 
     def __init__(self, weights: str | None = None, depth: int = 2, seed: int | None = None):
@@ -333,19 +310,29 @@ class TDAgent:
             raise ValueError(f"td depth must be a whole number >= 1, not {depth!r}")
         fw = FirebrandWeights.load(weights) if weights else hand_firebrand_weights()
         self.w = fw.vector()
+        self.source = weights or ""
         self.depth = depth
         self.rng = np.random.default_rng(seed)
         self.name = f"td:weights={weights},depth={depth}" if weights else f"td:depth={depth}"
+        self._engines: dict[int, Engine] = {}
 
     def new_game(self) -> None:
         pass
+
+    def _engine(self, size: int) -> Engine:
+        if size not in self._engines:
+            ev = Evaluation("firebrand", KIND_FIREBRAND, self.w, size, self.source)
+            self._engines[size] = Engine(evaluation=ev, tt_mb=1, size=size)
+        return self._engines[size]
 
     def select_move(self, board: Board) -> Move:
         moves = list(board.legal_moves)
         if moves == [PASS]:
             return PASS
-        p, o = (np.uint64(x) for x in board.side_bitboards())
-        values = _root(p, o, board_mask(board.size), self.w, self.depth)
-        best = max(values[m] for m in moves)
-        ties = [m for m in moves if values[m] >= best - 1e-9]
+        engine = self._engine(board.size)
+        engine.new_game()
+        engine.set_position(board)
+        scores = {s.move: s.score for s in engine.hint(64, Limit(depth=self.depth))}
+        best = max(scores.values())
+        ties = [m for m in moves if scores[m] >= best - 1e-9]
         return int(ties[int(self.rng.integers(len(ties)))])

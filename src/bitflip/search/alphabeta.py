@@ -15,20 +15,30 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import (
+    U1,
+    final_margin,
+    flips,
+    legal_moves,
+    lowest_square,
+    play,
+    popcount,
+)
 from bitflip.core.hashing import position_hash
 from bitflip.core.jit import kernel
 from bitflip.eval.evaluator import EVAL_SCALE, KIND_PATTERNS, evaluate_indexed
 from bitflip.eval.pattern_indices import ROW, pass_indices, play_indices, set_indices
-from bitflip.search.endgame import (
+from bitflip.search.control import (
+    CONTEMPT,
+    DISC_INF,
     GENERATION,
+    INF,
     MAX_NODES,
+    MPC_T,
     NODES,
     STOP,
-    SolverBuffers,
-    final_score,
-    solve_kernel,
 )
+from bitflip.search.endgame import EG_TYPE, EgState, SolverBuffers, solve_kernel
 from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, pick_next
 from bitflip.search.tt import (
     EXACT,
@@ -41,15 +51,7 @@ from bitflip.search.tt import (
     tt_store,
 )
 
-INF = 1_000_000
-"""Beyond every score (eval units)."""
 MAX_PLY = 128
-
-MPC_T = 4
-"""Index in the control array of the Multi-ProbCut confidence t, in hundredths (0: off)."""
-CONTEMPT = 5
-"""Index in the control array of the contempt: a drawn end is worth minus this (eval units)
-to the side to move at the root, and plus this to its opponent."""
 
 SORT_SEARCH_DEPTH = 4
 """From this remaining depth on, children are ordered by a shallow search, not a static score."""
@@ -61,10 +63,17 @@ def _sort_depth(depth: int) -> int:
     return min((depth - SORT_SEARCH_DEPTH) // 2, 4)
 
 
+MidState = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""The midgame search's state as Python sees it (see :data:`MID_TYPE`)."""
+MID_TYPE = (
+    "Tuple((uint64[:], int64[:], int64[:, ::1], int64[:, ::1], uint16[:, ::1], float64[:, ::1]))"
+)
+"""The midgame search's state, ``mid = (keys, data, moves, scores, rows, mpc)``: its
+transposition table's keys and data, each ply's move list and ordering scores, each ply's
+pattern indices, and the Multi-ProbCut table."""
 PVS_SIG = (
     "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, float64[::1],"
-    " uint64[:], int64[:], int64[:, ::1], int64[:, ::1], uint16[:, ::1], uint64[:], int64[:],"
-    " int64[:, ::1], int64[:, ::1], float64[:, ::1], int64[::1])"
+    f" {MID_TYPE}, {EG_TYPE}, int64[::1])"
 )
 """One explicit signature: numba's cache of a recursive function is reliable only with one."""
 
@@ -80,19 +89,15 @@ def pvs_kernel(
     ply: int,
     kind: int,
     weights: np.ndarray,
-    keys: np.ndarray,
-    data: np.ndarray,
-    buf_moves: np.ndarray,
-    buf_scores: np.ndarray,
-    rows: np.ndarray,
-    eg_keys: np.ndarray,
-    eg_data: np.ndarray,
-    eg_moves: np.ndarray,
-    eg_scores: np.ndarray,
-    mpc: np.ndarray,
+    mid: MidState,
+    eg: EgState,
     ctl: np.ndarray,
 ) -> int:
-    """Fail-soft PVS value of (p, o) searched ``depth`` plies, in eval units."""
+    """Fail-soft PVS value of (p, o) searched ``depth`` plies, in eval units.
+
+    The children are made with ``flips`` (not ``play``): their flips also update the
+    pattern indices in ``rows``.
+    """
     ctl[NODES] += 1
     if ctl[NODES] >= ctl[MAX_NODES]:
         ctl[STOP] = 1
@@ -102,46 +107,22 @@ def pvs_kernel(
     n = int(popcount(empties))
     if depth >= n:
         # The search reaches the end: solve exactly (disc window rounded outward).
-        lo = -((-alpha) // EVAL_SCALE) - 1 if alpha > -INF else -1000
-        hi = beta // EVAL_SCALE + 1 if beta < INF else 1000
-        lo = max(lo, -65)
-        hi = min(hi, 65)
+        lo = -((-alpha) // EVAL_SCALE) - 1 if alpha > -INF else -DISC_INF
+        hi = beta // EVAL_SCALE + 1 if beta < INF else DISC_INF
         ctl[NODES] -= 1
-        v = solve_kernel(
-            p, o, lo, hi, mask, eg_keys, eg_data, eg_moves, eg_scores, ctl, kind, weights
-        )
+        v = solve_kernel(p, o, max(lo, -65), min(hi, 65), mask, eg, ctl, kind, weights)
         return int(v * EVAL_SCALE)
+    keys, data, buf_moves, buf_scores, rows, mpc = mid
     moves = legal_moves(p, o, mask)
     if moves == 0:
         if legal_moves(o, p, mask) == 0:
-            s = final_score(p, o, mask)
+            s = final_margin(p, o, mask)
             if s == 0:
                 return int(-ctl[CONTEMPT] if ply % 2 == 0 else ctl[CONTEMPT])
             return int(s * EVAL_SCALE)
         if kind == KIND_PATTERNS:
             pass_indices(rows, ply)
-        return -pvs_kernel(
-            o,
-            p,
-            mask,
-            depth,
-            -beta,
-            -alpha,
-            ply + 1,
-            kind,
-            weights,
-            keys,
-            data,
-            buf_moves,
-            buf_scores,
-            rows,
-            eg_keys,
-            eg_data,
-            eg_moves,
-            eg_scores,
-            mpc,
-            ctl,
-        )
+        return -pvs_kernel(o, p, mask, depth, -beta, -alpha, ply + 1, kind, weights, mid, eg, ctl)
     if depth <= 0:
         return int(evaluate_indexed(p, o, mask, kind, weights, rows, ply))
 
@@ -164,55 +145,13 @@ def pvs_kernel(
         b_ = mpc[depth, 2]
         margin = t * mpc[depth, 3] / 100.0
         hi = int(np.ceil((beta + margin - b_) / a_))
-        v = pvs_kernel(
-            p,
-            o,
-            mask,
-            sd,
-            hi - 1,
-            hi,
-            ply,
-            kind,
-            weights,
-            keys,
-            data,
-            buf_moves,
-            buf_scores,
-            rows,
-            eg_keys,
-            eg_data,
-            eg_moves,
-            eg_scores,
-            mpc,
-            ctl,
-        )
+        v = pvs_kernel(p, o, mask, sd, hi - 1, hi, ply, kind, weights, mid, eg, ctl)
         if ctl[STOP] != 0:
             return 0
         if v >= hi:
             return beta
         lo = int(np.floor((alpha - margin - b_) / a_))
-        v = pvs_kernel(
-            p,
-            o,
-            mask,
-            sd,
-            lo,
-            lo + 1,
-            ply,
-            kind,
-            weights,
-            keys,
-            data,
-            buf_moves,
-            buf_scores,
-            rows,
-            eg_keys,
-            eg_data,
-            eg_moves,
-            eg_scores,
-            mpc,
-            ctl,
-        )
+        v = pvs_kernel(p, o, mask, sd, lo, lo + 1, ply, kind, weights, mid, eg, ctl)
         if ctl[STOP] != 0:
             return 0
         if v <= lo:
@@ -239,28 +178,7 @@ def pvs_kernel(
         elif depth >= SORT_SEARCH_DEPTH:
             if kind == KIND_PATTERNS:
                 play_indices(rows, ply, sq, f)
-            s = -pvs_kernel(
-                np_,
-                no,
-                mask,
-                sd,
-                -inf,
-                inf,
-                ply + 1,
-                kind,
-                weights,
-                keys,
-                data,
-                buf_moves,
-                buf_scores,
-                rows,
-                eg_keys,
-                eg_data,
-                eg_moves,
-                eg_scores,
-                mpc,
-                ctl,
-            )
+            s = -pvs_kernel(np_, no, mask, sd, -inf, inf, ply + 1, kind, weights, mid, eg, ctl)
         else:
             # Fewest replies first; from depth 2 also the static score (at depth 1 the
             # children are evaluated anyway, so evaluating them twice would not pay).
@@ -283,58 +201,18 @@ def pvs_kernel(
     a = alpha
     for i in range(count):
         sq = pick_next(mv, sc, i, count)
-        b = U1 << np.uint64(sq)
         f = flips(p, o, sq)
         np_ = o ^ f
-        no = p | f | b
+        no = p | f | (U1 << np.uint64(sq))
         if kind == KIND_PATTERNS:
             play_indices(rows, ply, sq, f)
         # PVS: the first move gets the full window, the others a null window first and a
         # re-search only when they land inside (alpha, beta).
-        v = -pvs_kernel(
-            np_,
-            no,
-            mask,
-            depth - 1,
-            -beta if i == 0 else -a - 1,
-            -a,
-            ply + 1,
-            kind,
-            weights,
-            keys,
-            data,
-            buf_moves,
-            buf_scores,
-            rows,
-            eg_keys,
-            eg_data,
-            eg_moves,
-            eg_scores,
-            mpc,
-            ctl,
-        )
+        lo = -beta if i == 0 else -a - 1
+        v = -pvs_kernel(np_, no, mask, depth - 1, lo, -a, ply + 1, kind, weights, mid, eg, ctl)
         if i > 0 and a < v < beta:
             v = -pvs_kernel(
-                np_,
-                no,
-                mask,
-                depth - 1,
-                -beta,
-                -a,
-                ply + 1,
-                kind,
-                weights,
-                keys,
-                data,
-                buf_moves,
-                buf_scores,
-                rows,
-                eg_keys,
-                eg_data,
-                eg_moves,
-                eg_scores,
-                mpc,
-                ctl,
+                np_, no, mask, depth - 1, -beta, -a, ply + 1, kind, weights, mid, eg, ctl
             )
         if ctl[STOP] != 0:
             return 0
@@ -375,49 +253,22 @@ class SearchContext:
         """
         if self.kind == KIND_PATTERNS:
             set_indices(np.uint64(p), np.uint64(o), self.rows, ply)
-        return int(
-            pvs_kernel(
-                np.uint64(p),
-                np.uint64(o),
-                np.uint64(mask),
-                depth,
-                alpha,
-                beta,
-                ply,
-                self.kind,
-                self.weights,
-                self.tt.keys,
-                self.tt.data,
-                self.moves,
-                self.scores,
-                self.rows,
-                self.eg_tt.keys,
-                self.eg_tt.data,
-                self.eg_buffers.moves,
-                self.eg_buffers.scores,
-                self.mpc,
-                self.ctl,
-            )
+        mid = (self.tt.keys, self.tt.data, self.moves, self.scores, self.rows, self.mpc)
+        up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
+        v = pvs_kernel(
+            up, uo, um, depth, alpha, beta, ply, self.kind, self.weights, mid, self._eg(), self.ctl
         )
+        return int(v)
 
     def endgame(self, p: int, o: int, mask: int, alpha: int, beta: int) -> int:
         """Exact value of a position (discs) within (alpha, beta), fail-soft."""
+        up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
         return int(
-            solve_kernel(
-                np.uint64(p),
-                np.uint64(o),
-                alpha,
-                beta,
-                np.uint64(mask),
-                self.eg_tt.keys,
-                self.eg_tt.data,
-                self.eg_buffers.moves,
-                self.eg_buffers.scores,
-                self.ctl,
-                self.kind,
-                self.weights,
-            )
+            solve_kernel(up, uo, alpha, beta, um, self._eg(), self.ctl, self.kind, self.weights)
         )
+
+    def _eg(self) -> EgState:
+        return self.eg_buffers.state(self.eg_tt.keys, self.eg_tt.data)
 
     def hash_move(self, p: int, o: int, exact: bool) -> int | None:
         table = self.eg_tt if exact else self.tt
@@ -426,5 +277,5 @@ class SearchContext:
 
 def child(p: int, o: int, sq: int) -> tuple[int, int]:
     """(p, o) after the side to move plays ``sq``, seen from the new side to move."""
-    f = int(flips(np.uint64(p), np.uint64(o), sq))
-    return o ^ f, p | f | (1 << sq)
+    np_, no = play(np.uint64(p), np.uint64(o), sq)
+    return int(np_), int(no)

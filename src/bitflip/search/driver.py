@@ -20,16 +20,8 @@ import numpy as np
 from bitflip.core.bitboard import legal_moves
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
-from bitflip.search.alphabeta import CONTEMPT, INF, MPC_T, SearchContext, child
-from bitflip.search.endgame import (
-    EG_RANK,
-    EXACT_RANK,
-    MAX_NODES,
-    NODES,
-    STOP,
-    final_score,
-    new_control,
-)
+from bitflip.search.alphabeta import SearchContext, child
+from bitflip.search.control import EG_RANK, EXACT_RANK, INF, NODES, STOP, new_control, start_search
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
 from bitflip.search.tt import TranspositionTable, bound_of
@@ -132,6 +124,25 @@ class _RootSearch:
             alpha, beta = window
 
 
+@dataclass(frozen=True)
+class _Request:
+    """One search's question: the side-relative root, the plan, whom to tell, when it began."""
+
+    p: int
+    o: int
+    mask: int
+    plan: SearchPlan
+    on_info: Callable[[SearchInfo], None] | None
+    t0: float
+
+    @property
+    def empties(self) -> int:
+        return bin(self.mask & ~(self.p | self.o)).count("1")
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.t0
+
+
 @dataclass
 class _Iteration:
     depth: int
@@ -140,6 +151,15 @@ class _Iteration:
     scores: dict[int, int]
     exact: bool
     elapsed: float
+    wld: bool = False
+    """The exact scores are proven only as win (> 0), draw (0) or loss (< 0)."""
+
+    def discs(self, score: int) -> float:
+        """A kernel score in this iteration's unit as a front end reads it (discs, or the
+        sign of a win/loss/draw proof)."""
+        if self.wld:
+            return float((score > 0) - (score < 0))
+        return score / (1 if self.exact else EVAL_SCALE)
 
 
 class Searcher:
@@ -196,15 +216,15 @@ class Searcher:
         t0 = time.perf_counter()
         ctx = self.ctx
         ctl = ctx.ctl
-        ctl[NODES] = 0
-        ctl[MAX_NODES] = plan.nodes if plan.nodes is not None else np.iinfo(np.int64).max
-        ctl[STOP] = 0
-        ctl[MPC_T] = plan.selectivity if ctx.mpc.shape[0] > 1 else 0
-        ctl[CONTEMPT] = plan.contempt
-        ctl[EG_RANK] = EXACT_RANK
         ctx.tt.new_search()
         ctx.eg_tt.new_search()
-        ctl[3] = ctx.tt.generation
+        start_search(
+            ctl,
+            max_nodes=plan.nodes,
+            generation=ctx.tt.generation,
+            mpc_t=plan.selectivity if ctx.mpc.shape[0] > 1 else 0,
+            contempt=plan.contempt,
+        )
         up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
         moves_mask = int(legal_moves(up, uo, um))
         if moves_mask == 0:
@@ -214,7 +234,7 @@ class Searcher:
             res, _ = self._search(o, p, mask, plan, None)
             score = -res.score
             result = SearchResult(
-                PASS, score, [PASS, *res.pv], res.depth, res.nodes, res.time, res.exact
+                PASS, score, [PASS, *res.pv], res.depth, res.nodes, res.time, res.exact, res.wld
             )
             return result, [MoveScore(PASS, score, res.depth, res.exact)]
         moves = _bits(moves_mask)
@@ -225,39 +245,30 @@ class Searcher:
             timer.daemon = True
             timer.start()
         try:
-            last = self._deepen(p, o, mask, moves, plan, on_info, t0)
+            last = self._deepen(_Request(p, o, mask, plan, on_info, t0), moves)
         finally:
             if timer is not None:
                 timer.cancel()
         elapsed = time.perf_counter() - t0
-        scale = 1 if last.exact else EVAL_SCALE
         pv = self._pv(p, o, mask, last.best, last.exact, last.depth)
         result = SearchResult(
             move=last.best,
-            score=last.score / scale,
+            score=last.discs(last.score),
             pv=pv,
             depth=last.depth,
             nodes=int(ctl[NODES]),
             time=elapsed,
             exact=last.exact,
+            wld=last.wld,
         )
         ranked = sorted(last.scores.items(), key=lambda kv: -kv[1])
-        scores = [MoveScore(m, s / scale, last.depth, last.exact) for m, s in ranked]
+        scores = [MoveScore(m, last.discs(s), last.depth, last.exact) for m, s in ranked]
         return result, scores
 
-    def _deepen(
-        self,
-        p: int,
-        o: int,
-        mask: int,
-        moves: list[int],
-        plan: SearchPlan,
-        on_info: Callable[[SearchInfo], None] | None,
-        t0: float,
-    ) -> _Iteration:
-        ctx = self.ctx
-        ctl = ctx.ctl
-        n_empties = bin(mask & ~(p | o)).count("1")
+    def _deepen(self, req: _Request, moves: list[int]) -> _Iteration:
+        ctl = self.ctx.ctl
+        plan, on_info = req.plan, req.on_info
+        n_empties = req.empties
         last: _Iteration | None = None
         times: list[float] = []
         exact_now = n_empties <= plan.exact_empties
@@ -270,55 +281,46 @@ class Searcher:
                 exact_now = True
                 break
             t_iter = time.perf_counter()
-            it = self._midgame_iteration(p, o, mask, moves, depth, plan, last)
+            it = self._midgame_iteration(req, moves, depth, last)
             if it is None:
                 break
-            it.elapsed = time.perf_counter() - t0
+            it.elapsed = req.elapsed()
             times.append(time.perf_counter() - t_iter)
             last = it
             it_scores = it.scores
             moves = sorted(moves, key=lambda m: -it_scores.get(m, -INF))
             if on_info is not None:
-                on_info(self._info(p, o, mask, it, plan))
-            if plan.soft_time is not None:
-                elapsed = time.perf_counter() - t0
-                if elapsed + _predict(times) > plan.soft_time:
-                    break
+                on_info(self._info(req, it))
+            if plan.soft_time is not None and req.elapsed() + _predict(times) > plan.soft_time:
+                break
             if plan.nodes is not None and ctl[NODES] >= plan.nodes:
                 break
         if exact_now and last is None and n_empties > 12 and not ctl[STOP]:
             # A short midgame search first: it orders the root, and its move is the answer
             # should the time run out before the solve ends.
-            pre = self._midgame_iteration(p, o, mask, moves, min(6, n_empties - 6), plan, None)
+            pre = self._midgame_iteration(req, moves, min(6, n_empties - 6), None)
             if pre is not None:
-                pre.elapsed = time.perf_counter() - t0
+                pre.elapsed = req.elapsed()
                 last = pre
                 pre_scores = pre.scores
                 moves = sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
         if exact_now and not ctl[STOP]:
-            it = self._exact_iteration(p, o, mask, moves, plan, last)
+            it = self._exact_iteration(req, moves, last)
             if it is not None:
-                it.elapsed = time.perf_counter() - t0
+                it.elapsed = req.elapsed()
                 last = it
                 if on_info is not None:
-                    on_info(self._info(p, o, mask, it, plan))
+                    on_info(self._info(req, it))
         if last is None:
             # Stopped before the first iteration finished: the best-ordered move, unscored.
-            last = _Iteration(0, moves[0], 0, {}, False, time.perf_counter() - t0)
+            last = _Iteration(0, moves[0], 0, {}, False, req.elapsed())
         return last
 
     def _midgame_iteration(
-        self,
-        p: int,
-        o: int,
-        mask: int,
-        moves: list[int],
-        depth: int,
-        plan: SearchPlan,
-        last: _Iteration | None,
+        self, req: _Request, moves: list[int], depth: int, last: _Iteration | None
     ) -> _Iteration | None:
         ctx = self.ctx
-        ctl = ctx.ctl
+        mask, plan = req.mask, req.plan
 
         def search(a: int, b: int, c: int, d: int) -> int:
             return ctx.midgame(a, b, mask, depth - 1, c, d, ply=1)  # a root move's child
@@ -339,7 +341,8 @@ class Searcher:
                 return alpha, min(INF, score + width)
             return None
 
-        res = _RootSearch(p, o, plan.multipv, search, ctl).aspiration(moves, alpha, beta, widen)
+        root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl)
+        res = root.aspiration(moves, alpha, beta, widen)
         if res is None:
             return None
         best = max(res, key=lambda r: r.score)
@@ -347,16 +350,11 @@ class Searcher:
         return _Iteration(depth, best.move, best.score, scores, False, 0.0)
 
     def _exact_iteration(
-        self,
-        p: int,
-        o: int,
-        mask: int,
-        moves: list[int],
-        plan: SearchPlan,
-        last: _Iteration | None,
+        self, req: _Request, moves: list[int], last: _Iteration | None
     ) -> _Iteration | None:
         ctx = self.ctx
-        n_empties = bin(mask & ~(p | o)).count("1")
+        plan = req.plan
+        n_empties = req.empties
         guess: int | None = None
         if last is not None and not plan.wld and not plan.multipv:
             guess = 2 * round(last.score / EVAL_SCALE / 2)
@@ -370,7 +368,7 @@ class Searcher:
                 ctx.ctl[EG_RANK] = rank
                 # After a selective pass the guess is good enough for the narrowest window.
                 width = 1 if rank == EXACT_RANK and len(ranks) > 1 else 3
-                res = self._solve_root(p, o, mask, moves, plan, guess, width)
+                res = self._solve_root(req, moves, guess, width)
                 if res is None:
                     return None
                 best = max(res, key=lambda r: r.score)
@@ -379,26 +377,22 @@ class Searcher:
                 moves = sorted(moves, key=lambda m: -by_score.get(m, -INF))
         finally:
             ctx.ctl[EG_RANK] = EXACT_RANK
-        return _Iteration(n_empties, best.move, best.score, by_score, True, 0.0)
+        return _Iteration(n_empties, best.move, best.score, by_score, True, 0.0, plan.wld)
 
     def _solve_root(
-        self,
-        p: int,
-        o: int,
-        mask: int,
-        moves: list[int],
-        plan: SearchPlan,
-        guess: int | None,
-        width: int,
+        self, req: _Request, moves: list[int], guess: int | None, width: int
     ) -> list[RootScore] | None:
         """One endgame pass over the root moves, first in (guess - width, guess + width)."""
         ctx = self.ctx
+        mask, plan = req.mask, req.plan
 
         def search(a: int, b: int, c: int, d: int) -> int:
             return ctx.endgame(a, b, mask, c, d)
 
         def widen(score: int, alpha: int, beta: int) -> tuple[int, int] | None:
             # Fail-soft: a failed score is itself a bound, so the new window starts there.
+            if plan.wld:
+                return None  # (-1, 1) already tells a win (>= 1), a draw and a loss (<= -1)
             if score <= alpha and alpha > -65:
                 return -65, score + 1
             if score >= beta and beta < 65:
@@ -408,17 +402,17 @@ class Searcher:
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
         if guess is not None:
             alpha, beta = max(guess - width, -65), min(guess + width, 65)
-        root = _RootSearch(p, o, plan.multipv, search, ctx.ctl)
+        root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl)
         return root.aspiration(moves, alpha, beta, widen)
 
     # --- reporting ---------------------------------------------------------------------------
 
-    def _info(self, p: int, o: int, mask: int, it: _Iteration, plan: SearchPlan) -> SearchInfo:
-        scale = 1 if it.exact else EVAL_SCALE
+    def _info(self, req: _Request, it: _Iteration) -> SearchInfo:
+        plan = req.plan
         return SearchInfo(
             depth=it.depth,
-            score=it.score / scale,
-            pv=self._pv(p, o, mask, it.best, it.exact, it.depth),
+            score=it.discs(it.score),
+            pv=self._pv(req.p, req.o, req.mask, it.best, it.exact, it.depth),
             nodes=int(self.ctx.ctl[NODES]),
             time=it.elapsed,
             exact=it.exact,
@@ -479,8 +473,3 @@ def _percent(t_hundredths: int) -> int:
     import math
 
     return round(100 * 0.5 * (1 + math.erf(t_hundredths / 100 / math.sqrt(2))))
-
-
-def exact_score(p: int, o: int, mask: int) -> int:
-    """Final disc difference of a finished position (side to move's view)."""
-    return int(final_score(np.uint64(p), np.uint64(o), np.uint64(mask)))

@@ -27,6 +27,15 @@ class Limit:
     """Seconds for this move: a hard deadline."""
     clocks: Clocks | None = None
     """Budget the move from the game clock (see :mod:`bitflip.search.timeman`)."""
+    exact: bool = False
+    """Solve to the end of the game: the exact final disc difference (depth is ignored)."""
+    wld: bool = False
+    """Solve to the end proving only win, draw or loss: faster than ``exact``, and the
+    result's score is +1, 0 or -1."""
+
+    def __post_init__(self) -> None:
+        if self.exact and self.wld:
+            raise ValueError("a Limit asks for an exact or a win/loss/draw solve, not both")
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,8 @@ class SearchResult:
     time: float = 0.0
     exact: bool = False
     """True when the score is a proven endgame result."""
+    wld: bool = False
+    """True when the proven score says only win (+1), draw (0) or loss (-1)."""
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,12 @@
 
 Deliberately simple (no transposition table, no move ordering): it is a fixed yardstick for
 learning agents, not the engine. The engine lives in :mod:`bitflip.search.alphabeta`.
+
+Why it is not the engine's kernel with an evaluation kind: ``minimax:depth=N`` is the
+documented baseline of recorded results, and its play must not change. It differs from the
+engine where the engine is right for itself but would move the yardstick: a pass costs a ply,
+a finished game is worth ``WIN_SCORE`` per disc (any win beats any evaluation; no empties to
+the winner), and it never switches to an exact solve near the end.
 """
 
 from __future__ import annotations
@@ -9,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import U1, legal_moves, lowest_square, play, popcount
 from bitflip.core.jit import kernel
 from bitflip.eval.positional import disc_square_score
 
@@ -49,10 +55,8 @@ def minimax_value(
     while moves:
         sq = lowest_square(moves)
         moves &= moves - U1
-        f = flips(p, o, sq)
-        v = -minimax_value(
-            o ^ f, p | f | (U1 << np.uint64(sq)), mask, table, depth - 1, -beta, -alpha
-        )
+        np_, no = play(p, o, sq)
+        v = -minimax_value(np_, no, mask, table, depth - 1, -beta, -alpha)
         if v > best:
             best = v
             if v > alpha:
@@ -72,9 +76,7 @@ def minimax_root(
     while moves:
         sq = lowest_square(moves)
         moves &= moves - U1
-        f = flips(p, o, sq)
+        np_, no = play(p, o, sq)
         big = WIN_SCORE * 100
-        out[sq] = -minimax_value(
-            o ^ f, p | f | (U1 << np.uint64(sq)), mask, table, depth - 1, -big, big
-        )
+        out[sq] = -minimax_value(np_, no, mask, table, depth - 1, -big, big)
     return out

@@ -22,12 +22,10 @@ QUADRANTS = np.array(
     dtype=np.uint64,
 )
 """The four 4x4 quadrants of the 8x8 board (the parity regions)."""
+_Q0, _Q1, _Q2, _Q3 = QUADRANTS
+"""The same as scalars, which numba compiles in as constants."""
 
 CORNERS = np.uint64(0x8100000000000081)
-_Q0 = np.uint64(0x000000000F0F0F0F)
-_Q1 = np.uint64(0x00000000F0F0F0F0)
-_Q2 = np.uint64(0x0F0F0F0F00000000)
-_Q3 = np.uint64(0xF0F0F0F000000000)
 
 HASH_MOVE_BONUS = 1 << 30
 

@@ -1,21 +1,18 @@
-"""Multi-ProbCut parameters: fitting them, storing them, loading them.
+"""Multi-ProbCut parameters: the table the midgame kernel reads, loaded from fitted files.
 
 ProbCut (Buro) predicts the value ``v_d`` of a depth-``d`` search from a shallow search at
 depth ``d'``: ``v_d = a * v_d' + b + e`` with ``e`` roughly normal of deviation ``sigma``. A
 node whose shallow value is beyond ``(beta + t * sigma - b) / a`` is cut as failing high
 (and likewise low), with confidence set by ``t`` (the level's selectivity).
 
-``python -m bitflip.search.probcut --eval default --positions 200 --data ../shared/data``
-fits ``a``, ``b`` and ``sigma`` for each depth by least squares on pairs of searches of
-positions from recorded games (WTHOR when the data folder is given, else random games) and
-writes ``src/bitflip/data/mpc-<eval>.json`` with how it was made.
+The fitting lives in :mod:`bitflip.learn.probcut_fit` (``python -m bitflip.learn.probcut_fit``),
+which writes ``src/bitflip/data/mpc-<eval>.json`` with how it was made; search only reads
+those files.
 """
 
 from __future__ import annotations
 
-import argparse
 import json
-import time
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -75,105 +72,3 @@ def load_table(evaluation: str) -> np.ndarray | None:
     doc = json.loads(path.read_text())
     fits = [ProbCutFit(**f) for f in doc["fits"]]
     return table_from_fits(fits)
-
-
-def fit(pairs: dict[int, list[tuple[float, float]]]) -> list[ProbCutFit]:
-    """Least-squares fits of deep on shallow values, one per depth."""
-    out = []
-    for d, xy in sorted(pairs.items()):
-        if len(xy) < 10:
-            continue
-        x = np.array([s for s, _ in xy], dtype=np.float64)
-        y = np.array([v for _, v in xy], dtype=np.float64)
-        a, b = np.polyfit(x, y, 1)
-        resid = y - (a * x + b)
-        sigma = float(np.sqrt(np.mean(resid**2)))
-        out.append(ProbCutFit(d, shallow_depth(d), float(a), float(b), sigma, len(xy)))
-    return out
-
-
-def sample_positions(n: int, seed: int, data: Path | None) -> list[tuple[int, int]]:
-    """Side-relative positions with 16 to 50 empties from recorded or random games."""
-    from bitflip.core.board import Board
-
-    rng = np.random.default_rng(seed)
-    out: list[tuple[int, int]] = []
-    games: list[list[int]] = []
-    if data is not None:
-        from bitflip.formats.wthor import read_wtb
-
-        for f in sorted((data / "wthor").glob("WTH_20*.wtb"))[:3]:
-            games.extend(list(g.moves) for g in read_wtb(f, passes=True, check=False))
-    while len(out) < n:
-        b = Board()
-        target = int(rng.integers(10, 45))
-        moves = games[int(rng.integers(len(games)))] if games else None
-        for i in range(target):
-            legal = list(b.legal_moves)
-            if not legal:
-                break
-            if moves is not None and i < len(moves) and moves[i] in legal:
-                b.push(moves[i])
-            else:
-                b.push(legal[int(rng.integers(len(legal)))])
-        if b.is_game_over() or b.legal_mask() == 0:
-            continue
-        out.append(b.side_bitboards())
-    return out
-
-
-def calibrate(
-    evaluation: str, positions: int, max_depth: int, seed: int, data: Path | None
-) -> dict[str, object]:
-    """Search sampled positions at every depth and fit the ProbCut parameters."""
-    from tqdm import tqdm
-
-    from bitflip.eval.evaluator import load_evaluation
-    from bitflip.search.driver import Searcher
-
-    ev = load_evaluation(evaluation)
-    searcher = Searcher(ev, tt_mb=16)
-    ctx = searcher.ctx
-    mask = int(np.uint64(0xFFFFFFFFFFFFFFFF))
-    pairs: dict[int, list[tuple[float, float]]] = {}
-    t0 = time.time()
-    for p, o in tqdm(sample_positions(positions, seed, data), desc="positions"):
-        values: dict[int, int] = {}
-        searcher.clear()
-        for d in range(1, max_depth + 1):
-            values[d] = ctx.midgame(p, o, mask, d, -1_000_000, 1_000_000)
-        for d in range(MIN_MPC_DEPTH, max_depth + 1):
-            pairs.setdefault(d, []).append((values[shallow_depth(d)], values[d]))
-    fits = fit(pairs)
-    return {
-        "eval": ev.name,
-        "how": (
-            f"python -m bitflip.search.probcut --eval {evaluation} --positions {positions} "
-            f"--max-depth {max_depth} --seed {seed}: least squares of the depth-d value on the "
-            "shallow value over positions with 16-50 empties (WTHOR games when available, "
-            "else random games), no ProbCut while fitting"
-        ),
-        "date": time.strftime("%Y-%m-%d", time.gmtime()),
-        "seconds": round(time.time() - t0, 1),
-        "fits": [f.__dict__ for f in fits],
-    }
-
-
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description="Fit Multi-ProbCut parameters for an evaluation.")
-    ap.add_argument("--eval", default="default")
-    ap.add_argument("--positions", type=int, default=300)
-    ap.add_argument("--max-depth", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--data", type=Path, default=None, help="the shared data folder")
-    ap.add_argument("--out", type=Path, default=None)
-    args = ap.parse_args(argv)
-    doc = calibrate(args.eval, args.positions, args.max_depth, args.seed, args.data)
-    out = args.out or params_path(str(doc["eval"]))
-    out.write_text(json.dumps(doc, indent=1) + "\n")
-    print(f"wrote {out}")
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

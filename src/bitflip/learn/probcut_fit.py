@@ -1,0 +1,197 @@
+"""Fitting the Multi-ProbCut parameters that :mod:`bitflip.search.probcut` reads.
+
+ProbCut (Buro) predicts the value ``v_d`` of a depth-``d`` search from a shallow search at
+depth ``d'``: ``v_d = a * v_d' + b + e`` with ``e`` roughly normal of deviation ``sigma``.
+``python -m bitflip.learn.probcut_fit --eval default --positions 200 --data ../shared/data``
+fits ``a``, ``b`` and ``sigma`` for each depth by least squares on pairs of searches of
+positions from recorded games (WTHOR when the data folder is given, else random games) and
+writes ``src/bitflip/data/mpc-<eval>.json`` with how it was made.
+
+``--endgame`` fits the endgame solver's ProbCut instead (``EG_PC_*`` in
+:mod:`bitflip.search.endgame`): exact scores of WTHOR positions with 14-20 empties on the
+evaluated shallow search at depths 0-4, printed to be copied into the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from bitflip.core.bitboard import FULL
+from bitflip.core.board import Board
+from bitflip.eval.evaluator import load_evaluation
+from bitflip.formats.wthor import read_wtb
+from bitflip.search.control import INF
+from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.endgame import shallow_search
+from bitflip.search.probcut import MIN_MPC_DEPTH, ProbCutFit, params_path, shallow_depth
+
+
+def fit(pairs: dict[int, list[tuple[float, float]]]) -> list[ProbCutFit]:
+    """Least-squares fits of deep on shallow values, one per depth."""
+    out = []
+    for d, xy in sorted(pairs.items()):
+        if len(xy) < 10:
+            continue
+        x = np.array([s for s, _ in xy], dtype=np.float64)
+        y = np.array([v for _, v in xy], dtype=np.float64)
+        a, b = np.polyfit(x, y, 1)
+        resid = y - (a * x + b)
+        sigma = float(np.sqrt(np.mean(resid**2)))
+        out.append(ProbCutFit(d, shallow_depth(d), float(a), float(b), sigma, len(xy)))
+    return out
+
+
+def sample_positions(n: int, seed: int, data: Path | None) -> list[tuple[int, int]]:
+    """Side-relative positions with 16 to 50 empties from recorded or random games."""
+    rng = np.random.default_rng(seed)
+    out: list[tuple[int, int]] = []
+    games: list[list[int]] = []
+    if data is not None:
+        games = _wthor_games(data, "WTH_20*.wtb", 3)
+    while len(out) < n:
+        b = Board()
+        target = int(rng.integers(10, 45))
+        moves = games[int(rng.integers(len(games)))] if games else None
+        for i in range(target):
+            legal = list(b.legal_moves)
+            if not legal:
+                break
+            if moves is not None and i < len(moves) and moves[i] in legal:
+                b.push(moves[i])
+            else:
+                b.push(legal[int(rng.integers(len(legal)))])
+        if b.is_game_over() or b.legal_mask() == 0:
+            continue
+        out.append(b.side_bitboards())
+    return out
+
+
+def calibrate(
+    evaluation: str, positions: int, max_depth: int, seed: int, data: Path | None
+) -> dict[str, object]:
+    """Search sampled positions at every depth and fit the ProbCut parameters."""
+    from tqdm import tqdm
+
+    ev = load_evaluation(evaluation)
+    searcher = Searcher(ev, tt_mb=16)
+    ctx = searcher.ctx
+    mask = int(FULL)
+    pairs: dict[int, list[tuple[float, float]]] = {}
+    t0 = time.time()
+    for p, o in tqdm(sample_positions(positions, seed, data), desc="positions"):
+        values: dict[int, int] = {}
+        searcher.clear()
+        for d in range(1, max_depth + 1):
+            values[d] = ctx.midgame(p, o, mask, d, -INF, INF)
+        for d in range(MIN_MPC_DEPTH, max_depth + 1):
+            pairs.setdefault(d, []).append((values[shallow_depth(d)], values[d]))
+    fits = fit(pairs)
+    return {
+        "eval": ev.name,
+        "how": (
+            f"python -m bitflip.learn.probcut_fit --eval {evaluation} --positions {positions} "
+            f"--max-depth {max_depth} --seed {seed}: least squares of the depth-d value on the "
+            "shallow value over positions with 16-50 empties (WTHOR games when available, "
+            "else random games), no ProbCut while fitting"
+        ),
+        "date": time.strftime("%Y-%m-%d", time.gmtime()),
+        "seconds": round(time.time() - t0, 1),
+        "fits": [f.__dict__ for f in fits],
+    }
+
+
+ENDGAME_DEPTHS = (0, 1, 2, 3, 4)
+"""Depths of the shallow search the endgame fit tries (the solver uses one of them)."""
+
+
+def _wthor_games(data: Path, pattern: str, files: int) -> list[list[int]]:
+    games: list[list[int]] = []
+    for f in sorted((data / "wthor").glob(pattern))[:files]:
+        games.extend(list(g.moves) for g in read_wtb(f, passes=True, check=False))
+    return games
+
+
+def _endgame_position(games: list[list[int]], rng: np.random.Generator) -> Board | None:
+    """A game's position once it has a random number of empties in 14..20, or None."""
+    moves = games[int(rng.integers(len(games)))]
+    n = int(rng.integers(14, 21))
+    b = Board()
+    for mv in moves:
+        if bin(b.empty).count("1") <= n:
+            break
+        if mv not in list(b.legal_moves):
+            return None
+        b.push(mv)
+    if b.is_game_over() or not b.legal_mask() or bin(b.empty).count("1") != n:
+        return None
+    return b
+
+
+def endgame_samples(positions: int, seed: int, games: list[list[int]]) -> np.ndarray:
+    """Rows (empties, exact score, shallow value at each of ``ENDGAME_DEPTHS``) of positions
+    with 14-20 empties taken from ``games``."""
+    ev = load_evaluation("default", 8)
+    searcher = Searcher(ev, tt_mb=64)
+    rng = np.random.default_rng(seed)
+    rows: list[list[int]] = []
+    while len(rows) < positions:
+        b = _endgame_position(games, rng)
+        if b is None:
+            continue
+        p, o = b.side_bitboards()
+        searcher.clear()
+        r, _ = searcher.search(p, o, int(FULL), SearchPlan(exact_empties=64))
+        up, uo = np.uint64(p), np.uint64(o)
+        shallow = [
+            int(shallow_search(up, uo, FULL, d, -INF, INF, ev.kind, ev.weights))
+            for d in ENDGAME_DEPTHS
+        ]
+        rows.append([bin(b.empty).count("1"), int(r.score), *shallow])
+    return np.array(rows, dtype=np.float64)
+
+
+def fit_endgame(rows: np.ndarray) -> list[tuple[int, float, float, float]]:
+    """``(depth, a, b, sigma)`` of ``exact = a * shallow + b`` for each shallow depth."""
+    out = []
+    for j, d in enumerate(ENDGAME_DEPTHS):
+        x, y = rows[:, 2 + j], rows[:, 1]
+        slope, icpt = np.polyfit(x, y, 1)
+        res = y - (slope * x + icpt)
+        out.append((d, float(slope), float(icpt), float(res.std())))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description="Fit Multi-ProbCut parameters for an evaluation.")
+    ap.add_argument("--eval", default="default")
+    ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--max-depth", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--data", type=Path, default=None, help="the shared data folder")
+    ap.add_argument("--out", type=Path, default=None)
+    ap.add_argument(
+        "--endgame", action="store_true", help="fit the endgame solver's ProbCut (prints it)"
+    )
+    args = ap.parse_args(argv)
+    if args.endgame:
+        games = _wthor_games(args.data or Path("../shared/data"), "WTH_201*.wtb", 2)
+        if not games:
+            ap.error("--endgame needs WTHOR games: give --data (WTH_201*.wtb under wthor/)")
+        rows = endgame_samples(args.positions, args.seed, games)
+        for d, a, b, sigma in fit_endgame(rows):
+            print(f"depth {d}: a {a:.4f} b {b:5.2f} sigma {sigma:.2f}")
+        return 0
+    doc = calibrate(args.eval, args.positions, args.max_depth, args.seed, args.data)
+    out = args.out or params_path(str(doc["eval"]))
+    out.write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"wrote {out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,62 @@
+"""What every search kernel shares: the control array's slots and the score bounds.
+
+A search hands its kernels one int64 array, ``ctl``: they count nodes in it, poll its stop
+flag (set by another thread, a timer or the node budget) and read the search's settings from
+it. Its slots are named here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+NODES = 0
+"""Nodes searched so far."""
+MAX_NODES = 1
+"""The node budget: reaching it sets ``STOP``."""
+STOP = 2
+"""Nonzero: every kernel returns at once with a meaningless score."""
+GENERATION = 3
+"""The transposition tables' current search generation (older entries are replaced first)."""
+MPC_T = 4
+"""The midgame Multi-ProbCut confidence t, in hundredths (0: off)."""
+CONTEMPT = 5
+"""A drawn end is worth minus this (eval units) to the side to move at the root, and plus
+this to its opponent."""
+EG_RANK = 6
+"""How sure the endgame search must be: ``EXACT_RANK`` (no ProbCut) or a selective rank (an
+index into :data:`bitflip.search.endgame.EG_PC_T`)."""
+CTL_SIZE = 8
+
+EXACT_RANK = 3
+"""The endgame rank of a proof: no ProbCut cut."""
+
+INF = 1_000_000
+"""Beyond every score in eval units (midgame and evaluation scores)."""
+DISC_INF = 1000
+"""Beyond every score in discs (endgame scores)."""
+
+
+def new_control(max_nodes: int | None = None, generation: int = 1) -> np.ndarray:
+    """The int64 control array a search shares with the threads that may stop it."""
+    ctl = np.zeros(CTL_SIZE, dtype=np.int64)
+    start_search(ctl, max_nodes=max_nodes, generation=generation)
+    return ctl
+
+
+def start_search(
+    ctl: np.ndarray,
+    *,
+    max_nodes: int | None = None,
+    generation: int = 1,
+    mpc_t: int = 0,
+    contempt: int = 0,
+) -> None:
+    """Ready ``ctl`` for a new search: counters and the stop flag cleared, settings written,
+    the endgame exact."""
+    ctl[NODES] = 0
+    ctl[MAX_NODES] = max_nodes if max_nodes is not None else np.iinfo(np.int64).max
+    ctl[STOP] = 0
+    ctl[GENERATION] = generation
+    ctl[MPC_T] = mpc_t
+    ctl[CONTEMPT] = contempt
+    ctl[EG_RANK] = EXACT_RANK

@@ -1,0 +1,65 @@
+"""Fitting ProbCut: least squares recover a known line, sampled positions, a small calibration."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, cast
+
+import numpy as np
+import pytest
+
+from bitflip.learn.probcut_fit import calibrate, fit, main, sample_positions
+from bitflip.search.probcut import ProbCutFit, shallow_depth, table_from_fits
+
+
+def test_fit_recovers_slope_intercept_and_noise() -> None:
+    rng = np.random.default_rng(0)
+    x = rng.normal(0, 300, 2000)
+    y = 1.1 * x + 25 + rng.normal(0, 40, 2000)
+    pairs = {6: [(float(s), float(v)) for s, v in zip(x, y, strict=True)]}
+    pairs[7] = pairs[6][:5]  # too few samples: no fit
+    (f,) = fit(pairs)
+    assert f.depth == 6 and f.shallow == shallow_depth(6) and f.samples == 2000
+    assert f.a == pytest.approx(1.1, abs=0.02) and f.b == pytest.approx(25, abs=3)
+    assert f.sigma == pytest.approx(40, rel=0.05)
+
+
+def test_sampled_positions_are_playable_middle_games() -> None:
+    positions = sample_positions(20, seed=3, data=None)
+    assert len(positions) == 20 and len(set(positions)) > 15
+    for p, o in positions:
+        assert p & o == 0
+        empties = 64 - bin(p | o).count("1")
+        assert 16 <= empties <= 50
+
+
+def test_sampled_positions_follow_recorded_games(shared_data: Path) -> None:
+    assert len(sample_positions(5, seed=1, data=shared_data)) == 5
+
+
+def test_a_small_calibration_writes_a_table_the_search_reads(tmp_path: Path) -> None:
+    doc = calibrate("positional", positions=12, max_depth=4, seed=2, data=None)
+    fits = [ProbCutFit(**f) for f in cast(list[dict[str, Any]], doc["fits"])]
+    assert [f.depth for f in fits] == [3, 4] and all(f.samples == 12 for f in fits)
+    assert all(f.sigma > 0 for f in fits) and "probcut_fit" in str(doc["how"])
+    table = table_from_fits(fits)
+    assert table[4, 0] == shallow_depth(4) and table[10, 3] >= table[4, 3]
+    out = tmp_path / "mpc.json"
+    assert (
+        main(["--eval", "positional", "--positions", "10", "--max-depth", "3", "--out", str(out)])
+        == 0
+    )
+    assert json.loads(out.read_text())["eval"] == "positional"
+
+
+def test_endgame_fit_predicts_exact_scores_from_the_shallow_search(
+    shared_data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["--endgame", "--positions", "12", "--seed", "5", "--data", str(shared_data)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in lines] == [f"depth {d}" for d in range(5)]
+    for line in lines:
+        a, sigma = float(line.split()[3]), float(line.split()[-1])
+        # Eval units to discs: about 1/100, and the prediction explains most of the spread.
+        assert 0.003 < a < 0.03 and 0 < sigma < 20

@@ -1,0 +1,150 @@
+"""The driver: iterative deepening, aspiration, limits, win/loss/draw solves, multi-PV."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from bitflip.core.board import Board
+from bitflip.core.geometry import PASS
+from bitflip.engine import Engine
+from bitflip.eval.evaluator import EVAL_SCALE, load_evaluation
+from bitflip.search.driver import Searcher, SearchPlan, _percent, _predict
+from bitflip.search.limits import Limit, SearchInfo
+
+
+@pytest.fixture(scope="module")
+def searcher() -> Searcher:
+    return Searcher(load_evaluation("positional"), tt_mb=8)
+
+
+def random_position(seed: int, empties: int) -> Board:
+    """A position from a random game with ``empties`` empty squares (retrying seeds)."""
+    rng = np.random.default_rng(seed)
+    while True:
+        b = Board()
+        while bin(b.empty).count("1") > empties and not b.is_game_over():
+            moves = list(b.legal_moves)
+            b.push(moves[int(rng.integers(len(moves)))])
+        if not b.is_game_over() and b.legal_mask() != 0:
+            return b
+
+
+def search(searcher: Searcher, b: Board, plan: SearchPlan) -> tuple[float, int, int, bool]:
+    searcher.clear()
+    p, o = b.side_bitboards()
+    r, _ = searcher.search(p, o, b.geometry.mask, plan)
+    return r.score, r.nodes, r.move, r.wld
+
+
+def test_wld_proves_the_sign_of_the_exact_score_with_fewer_nodes(searcher: Searcher) -> None:
+    exact_nodes = wld_nodes = 0
+    signs = set()
+    for seed in range(8):
+        b = random_position(seed, 16)
+        exact, n_exact, _, is_wld = search(searcher, b, SearchPlan(exact_empties=64))
+        assert not is_wld
+        wld, n_wld, move, is_wld = search(searcher, b, SearchPlan(exact_empties=64, wld=True))
+        assert is_wld and wld in (-1.0, 0.0, 1.0)
+        assert wld == np.sign(exact), b.obf()
+        # The move proves the result: after it, the opponent's exact score has the other sign.
+        child = b.copy()
+        child.push(move)
+        after, _, _, _ = search(searcher, child, SearchPlan(exact_empties=64))
+        assert np.sign(-after) == wld
+        exact_nodes += n_exact
+        wld_nodes += n_wld
+        signs.add(wld)
+    assert len(signs) >= 2  # both wins and losses were proven
+    assert wld_nodes < 0.8 * exact_nodes
+
+
+def test_engine_takes_exact_and_wld_limits() -> None:
+    engine = Engine(level=1, tt_mb=8)
+    b = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")  # FFO #1
+    engine.set_position(b)
+    exact = engine.go(Limit(exact=True))
+    assert exact.exact and not exact.wld and exact.score == 18.0
+    assert isinstance(exact.score, float)  # discs as a float, exact or not
+    wld = engine.go(Limit(wld=True))
+    assert wld.exact and wld.wld and wld.score == 1.0
+    assert wld.nodes < exact.nodes
+    hints = engine.hint(3, Limit(wld=True))
+    assert hints[0].score == 1.0 and all(h.score in (-1.0, 0.0, 1.0) for h in hints)
+    with pytest.raises(ValueError, match="not both"):
+        Limit(exact=True, wld=True)
+
+
+def test_iterations_are_reported_in_order_and_scores_are_in_discs(searcher: Searcher) -> None:
+    b = random_position(3, 40)
+    infos: list[SearchInfo] = []
+    p, o = b.side_bitboards()
+    searcher.clear()
+    r, scores = searcher.search(p, o, b.geometry.mask, SearchPlan(max_depth=5), infos.append)
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5]
+    assert r.depth == 5 and r.score == infos[-1].score and not r.exact
+    assert r.pv[0] == r.move and scores[0].move == r.move
+    # The score is the kernel's value in discs: searching the child a ply less agrees.
+    child = b.copy()
+    child.push(r.move)
+    cp, co = child.side_bitboards()
+    v = searcher.ctx.midgame(cp, co, b.geometry.mask, 4, -(10**6), 10**6, ply=1)
+    assert r.score == pytest.approx(-v / EVAL_SCALE)
+
+
+def test_multipv_scores_every_move_exactly(searcher: Searcher) -> None:
+    b = random_position(5, 12)
+    p, o = b.side_bitboards()
+    searcher.clear()
+    _, scores = searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64, multipv=True))
+    assert {s.move for s in scores} == set(b.legal_moves)
+    for s in scores:
+        child = b.copy()
+        child.push(s.move)
+        cp, co = child.side_bitboards()
+        searcher.clear()
+        r, _ = searcher.search(cp, co, b.geometry.mask, SearchPlan(exact_empties=64))
+        assert s.score == -r.score
+
+
+def test_node_limit_stops_the_search(searcher: Searcher) -> None:
+    b = random_position(1, 44)
+    p, o = b.side_bitboards()
+    searcher.clear()
+    r, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(max_depth=30, nodes=20_000))
+    assert r.move in b.legal_moves and r.depth < 30
+    assert r.nodes < 200_000
+
+
+def test_stop_from_another_thread_ends_a_long_solve(searcher: Searcher) -> None:
+    b = random_position(2, 30)
+    p, o = b.side_bitboards()
+    searcher.clear()
+    timer = threading.Timer(0.2, searcher.stop)
+    timer.start()
+    r, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64))
+    timer.cancel()
+    assert r.move in b.legal_moves and r.time < 10
+
+
+def test_a_forced_pass_searches_the_opponent() -> None:
+    searcher = Searcher(load_evaluation("positional"), tt_mb=1)
+    b = Board("XXXXXXXX" * 7 + "XXXXXO-- O")
+    p, o = b.side_bitboards()
+    r, scores = searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64))
+    assert r.move == PASS and r.pv[0] == PASS and r.exact
+    assert scores[0].move == PASS and scores[0].score == r.score
+    with pytest.raises(ValueError, match="game is over"):
+        full = Board("X" * 64 + " O")
+        fp, fo = full.side_bitboards()
+        searcher.search(fp, fo, full.geometry.mask, SearchPlan())
+
+
+def test_time_prediction_and_confidence() -> None:
+    assert _predict([]) == 0.0
+    assert _predict([0.5]) == 2.0  # one iteration: four times as long
+    assert _predict([0.1, 0.2]) == pytest.approx(0.4)  # growth clamped to at least 2
+    assert _predict([0.1, 2.0]) == pytest.approx(16.0)  # and at most 8
+    assert _percent(0) == 50 and _percent(100) == 84 and _percent(200) == 98

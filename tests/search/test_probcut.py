@@ -1,0 +1,98 @@
+"""Multi-ProbCut: the table the kernel reads, the shipped fit, and what cutting costs."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bitflip.core.board import Board
+from bitflip.engine import load_engine_evaluation
+from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.probcut import (
+    MAX_MPC_DEPTH,
+    MIN_MPC_DEPTH,
+    ProbCutFit,
+    load_table,
+    shallow_depth,
+    table_from_fits,
+)
+
+SEARCH = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "search"
+
+
+def test_shallow_depth_is_edax_s_and_always_shallower() -> None:
+    assert [shallow_depth(d) for d in range(3, 11)] == [1, 2, 3, 2, 3, 4, 5, 4]
+    assert all(1 <= shallow_depth(d) < d for d in range(MIN_MPC_DEPTH, MAX_MPC_DEPTH + 1))
+
+
+def test_table_holds_the_fits_and_extrapolates_deeper_with_growing_sigma() -> None:
+    fits = [
+        ProbCutFit(d, shallow_depth(d), 1.0 + d / 100, 2.0, 100.0 + 10 * d, 50) for d in (3, 4, 5)
+    ]
+    table = table_from_fits(fits)
+    assert table.shape == (MAX_MPC_DEPTH + 1, 4)
+    assert (table[:MIN_MPC_DEPTH] == 0).all()  # too shallow to cut: shallow depth 0 = off
+    assert tuple(table[4]) == (shallow_depth(4), 1.04, 2.0, 140.0)
+    deeper = table[6:, 3]
+    assert deeper[0] == pytest.approx(160.0) and (np.diff(deeper) == pytest.approx(10.0))
+    assert (table[6:, 1] == 1.05).all() and (
+        table[6:, 0] == [shallow_depth(d) for d in range(6, 25)]
+    ).all()
+    assert not table_from_fits([]).any()
+
+
+def test_sigma_never_shrinks_beyond_the_fits() -> None:
+    fits = [ProbCutFit(d, shallow_depth(d), 1.0, 0.0, 300.0 - 20 * d, 50) for d in (3, 4, 5)]
+    table = table_from_fits(fits)
+    assert (table[6:, 3] == table[5, 3]).all()
+
+
+def test_the_shipped_fit_loads_and_unknown_evaluations_have_none() -> None:
+    table = load_table("patterns")
+    assert table is not None and table.shape == (MAX_MPC_DEPTH + 1, 4)
+    fitted = table[MIN_MPC_DEPTH:]
+    assert (fitted[:, 0] >= 1).all() and (fitted[:, 3] > 0).all()
+    assert 0.5 < fitted[:, 1].mean() < 1.5  # deep and shallow values on the same scale
+    assert load_table("no-such-evaluation") is None
+
+
+def test_probcut_searches_fewer_nodes_and_stays_close() -> None:
+    ev = load_engine_evaluation("default")
+    table = load_table(ev.name)
+    if table is None:
+        pytest.skip("no ProbCut fit for the installed default evaluation")
+    searcher = Searcher(ev, tt_mb=16, mpc=table)
+    rng = np.random.default_rng(11)
+    plain = cut = 0
+    for _ in range(4):
+        b = Board()
+        for _ in range(20):
+            moves = list(b.legal_moves)
+            b.push(moves[int(rng.integers(len(moves)))])
+        p, o = b.side_bitboards()
+        results = []
+        for t in (0, 150):
+            searcher.clear()
+            r, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(max_depth=8, selectivity=t))
+            results.append(r)
+        plain += results[0].nodes
+        cut += results[1].nodes
+        assert abs(results[0].score - results[1].score) < 8  # discs
+    assert cut < plain
+
+
+def test_search_imports_neither_nn_nor_learn() -> None:
+    # The layers: search sits below learning and networks (mcts is checked by its own owner).
+    for path in SEARCH.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            names: list[str] = []
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            for name in names:
+                assert not name.startswith(("bitflip.nn", "bitflip.learn")), (path.name, name)
