@@ -44,6 +44,8 @@ def _board_size(digits: str, tag: str) -> int:
         where = f" ({tag})" if tag != "BO" else ""
         raise FormatError(FMT, f"board size {shown}{where} is not supported (4, 6 or 8)")
     return int(digits)
+
+
 _SINGLE = ("GM", "PC", "DT", "PB", "PW", "RE", "BO", "TY")
 _ORDER = ("RB", "RW", "TI")
 """Extra tags written right after PB/PW, in GGS order; others follow TY/RE/BO."""
