@@ -23,7 +23,7 @@ from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import Evaluation, load_evaluation
 from bitflip.search.driver import Searcher, SearchPlan
-from bitflip.search.levels import DEFAULT_LEVEL, level_spec
+from bitflip.search.levels import DEFAULT_LEVEL, extended_level, level_spec
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
 
 __all__ = ["DEFAULT_LEVEL", "Engine", "MoveAnalysis", "load_engine_evaluation"]
@@ -116,6 +116,10 @@ class Engine:
     ) -> SearchPlan:
         """The search plan for a limit (None: the level's own) in the current position."""
         spec = level_spec(self.level)
+        if limit is not None and limit.level is not None:
+            spec = extended_level(limit.level)
+            if limit == Limit(level=limit.level):
+                limit = None  # nothing but the level: its own plan
         b = board if board is not None else self._board
         if limit is None:
             return SearchPlan(
@@ -151,7 +155,9 @@ class Engine:
         else:
             exact = spec.endgame_depth
         return SearchPlan(
-            max_depth=limit.depth if limit.depth is not None else 60,
+            max_depth=limit.depth
+            if limit.depth is not None
+            else (spec.depth if limit.level is not None else 60),
             exact_empties=exact,
             selectivity=spec.probcut_t if limit.depth is None else 0,
             nodes=limit.nodes,

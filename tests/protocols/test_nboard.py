@@ -88,18 +88,31 @@ def test_go_reports_the_move_without_playing_it() -> None:
     board = Board()
     board.push("f5")
     assert engine.calls[0] == ("set_position", board.obf())
-    assert engine.calls[1] == ("go", Limit(depth=6))
+    assert engine.calls[1] == ("go", Limit(level=6))
 
 
-def test_depth_at_or_above_empties_is_an_exact_solve() -> None:
-    engine = RecordingEngine()
+def test_set_depth_is_the_engine_level_as_gui_users_expect() -> None:
+    """``set depth 13`` plays as --level 13 (depth 13, exact from 20 empties), as Edax does."""
+    from bitflip.engine import Engine
+    from bitflip.search.levels import extended_level, level_spec
+
+    server = NBoardServer(RecordingEngine(), io.StringIO(), clock=lambda: 0.0)
+    server.handle("set depth 13")
+    assert server.limit() == Limit(level=13)
+    engine = Engine(level=3, tt_mb=1)
+    plan = engine.plan(server.limit())
+    spec = level_spec(13)
+    assert (plan.max_depth, plan.exact_empties, plan.selectivity) == (
+        spec.depth,
+        spec.endgame_depth,
+        spec.probcut_t,
+    )
+    server.handle("set depth 30")  # past the table: deeper, and exact from more empties
+    plan = engine.plan(server.limit())
+    assert plan.max_depth == 31 and plan.exact_empties == 36 == extended_level(30).endgame_depth
     board = Board("X" * 56 + "O--O---- X")
-    server = NBoardServer(engine, io.StringIO(), clock=lambda: 0.0)
-    server.board = board
-    server.handle("set depth 30")
-    assert server.limit() == Limit(depth=6)
-    server.handle("set depth 5")
-    assert server.limit() == Limit(depth=5)
+    server.handle("set depth 5")  # a depth at or past the empties solves exactly
+    assert engine.plan(server.limit(), board=board).exact_empties >= 6
 
 
 def test_contempt_reaches_the_engine() -> None:
@@ -120,7 +133,7 @@ def test_hint_lines() -> None:
         "nodestats 21 0.00",
         "status bitflip is waiting",
     ]
-    assert engine.calls[-1] == ("hint", (3, Limit(depth=2)))
+    assert engine.calls[-1] == ("hint", (3, Limit(level=2)))
 
 
 def test_forced_pass_and_pass_moves() -> None:
@@ -180,6 +193,47 @@ def test_ping_stops_a_running_search_before_pong() -> None:
     server.handle("ping 3")  # returns only once the search has answered
     assert not server.thinking
     assert out.getvalue().splitlines()[-2:] == ["status bitflip is waiting", "pong 3"]
+
+
+def test_a_move_while_thinking_stops_the_search_and_pings_stay_in_order() -> None:
+    """Issue 20: 'set depth 24', 'go', 'move f5', 'ping 1' left the ping unanswered."""
+    engine = RecordingEngine(block=True)  # thinks until stopped (or 10 s)
+    out = io.StringIO()
+    server = NBoardServer(engine, out, clock=lambda: 0.0)
+    done = threading.Event()
+
+    def gui() -> None:
+        for line in ("nboard 2", "set depth 24", "go", "set depth 12", "move f5", "ping 1"):
+            server.handle(line)
+        done.set()
+
+    threading.Thread(target=gui, daemon=True).start()
+    assert done.wait(5), "a command waited behind the search"
+    lines = out.getvalue().splitlines()
+    assert lines[-3:] == ["=== d3/1.25/0.0", "status bitflip is waiting", "pong 1"]
+    assert engine.calls[1] == ("go", Limit(level=24)) and server.depth == 12
+    assert server.board.move_stack == [37]
+
+
+def test_undecodable_bytes_are_a_bad_line_not_the_end(tmp_path: Any) -> None:
+    """Issue 20: one invalid UTF-8 byte under a strict locale ended 'bitflip nboard'."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, PYTHONIOENCODING="utf-8", LC_ALL="C", PYTHONPATH=str(repo / "src"))
+    done = subprocess.run(
+        [sys.executable, "-m", "bitflip", "nboard"],
+        input=b"nboard 2\nping 1\nmove \xff\nping 2\nquit\n",
+        capture_output=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.decode().splitlines() == ["set myname bitflip", "pong 1", "pong 2"]
+    assert b"ignored" in done.stderr
 
 
 def test_quit_ends_the_session_and_stops_the_search() -> None:

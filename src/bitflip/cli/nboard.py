@@ -11,8 +11,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="run the engine under the NBoard protocol (stdin/stdout)",
         description="Run the engine as an NBoard engine: point the NBoard GUI (or Edax-style "
         "tools) at 'bitflip nboard'. Commands: nboard, set depth, set game, set contempt, "
-        "move, hint, go, ping, learn, quit. 'set depth N' with N at or above the number of "
-        "empty squares solves the position exactly. Problems with input go to stderr.",
+        "move, hint, go, ping, learn, quit. 'set depth N' plays as engine level N (as Edax "
+        "reads it: level 13 searches 13 plies and solves exactly from 20 empties). Problems "
+        "with input go to stderr.",
     )
     p.add_argument(
         "--level",
@@ -37,13 +38,20 @@ def run(args: argparse.Namespace) -> int:
 
     kwargs = {} if args.level is None else {"level": args.level}
     engine = Engine(**kwargs, evaluation=args.eval, tt_mb=args.tt_mb)
+    import io
+
     reconfigure = getattr(sys.stdout, "reconfigure", None)
     if reconfigure is not None:
         reconfigure(line_buffering=True)  # the server flushes too; this covers stray prints
+    # Bytes that are not UTF-8 make a bad line (reported, ignored), never the end of the session.
+    raw = getattr(sys.stdin, "buffer", None)
+    lines = (
+        io.TextIOWrapper(raw, encoding="utf-8", errors="replace") if raw is not None else sys.stdin
+    )
     log = open(args.log, "a", encoding="utf-8") if args.log else None  # noqa: SIM115
     try:
         server = NBoardServer(engine, sys.stdout, name=args.name, transcript=log)
-        return server.run(sys.stdin)
+        return server.run(lines)
     finally:
         if log is not None:
             log.close()

@@ -5,8 +5,9 @@ stdin and one reply per line on stdout:
 
 =====================  ===================================================================
 ``nboard 2``           start; we answer ``set myname bitflip``
-``set depth N``        search depth; ``N`` at or above the number of empties means an exact
-                       solve, as in Edax (before any ``set depth``, the engine's level rules)
+``set depth N``        search as engine level N (its midgame depth, exact solving from more
+                       empties, its selectivity), as Edax reads it; N above 20 keeps growing
+                       (before any ``set depth``, the engine's own level rules)
 ``set game GGF``       the position at the end of a GGF game record (its moves included)
 ``set contempt N``     a draw is N centidiscs worse than 0 for the engine (midgame search)
 ``move f5/eval/time``  play a move on the current position (``/eval/time`` optional; a bare
@@ -22,10 +23,11 @@ stdin and one reply per line on stdout:
 
 ``go`` and ``hint`` also report ``nodestats <nodes> <seconds>`` and, while a long search
 runs, ``status`` lines with its progress (at most one per ``status_interval`` seconds).
-Evaluations are in discs from the side to move's view. Searches run in a background thread so
-that ``ping`` and ``quit`` are read while the engine thinks; every other command first waits
-for the running search to finish, so replies never interleave. Unknown or malformed lines get
-no reply on stdout: they are reported on stderr and the session goes on.
+Evaluations are in discs from the side to move's view. Searches run in a background thread, so
+input is read while the engine thinks: ``set depth`` and ``set contempt`` apply to the next
+search at once, and any other command first stops the running search (which still sends its
+answer), so replies come in order and a ``ping`` is answered within milliseconds. Unknown or
+malformed lines get no reply on stdout: they are reported on stderr and the session goes on.
 """
 
 from __future__ import annotations
@@ -38,9 +40,12 @@ from typing import Protocol, TextIO
 
 from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError, Move
 from bitflip.core.geometry import PASS
+from bitflip.search.levels import MAX_EXTENDED_LEVEL, MIN_LEVEL
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
 
 NAME = "bitflip"
+_SETTINGS = ("depth", "contempt")
+"""``set`` options that only affect the next search: read without stopping the running one."""
 PROTOCOL_VERSIONS = ("1", "2")
 
 
@@ -138,7 +143,7 @@ class NBoardServer:
         self.size = size
         self.board = Board(size=size)
         self.depth: int | None = None
-        """Depth from ``set depth``; None: the engine's level decides."""
+        """The level from ``set depth``; None: the engine's own level decides."""
         self.contempt = 0.0
         self._out_lock = threading.Lock()
         self._worker: threading.Thread | None = None
@@ -184,7 +189,10 @@ class NBoardServer:
         if cmd == "stop":  # not NBoard's, but handy by hand: end the search, keep its answer
             self.stop()
             return True
-        self.wait()
+        if not (cmd == "set" and arg.split(" ")[0].lower() in _SETTINGS):
+            # GUIs send 'move' or 'set game' while the engine thinks: the position changed, so
+            # the search stops (its answer still goes out first) and nothing waits behind it.
+            self.stop()
         handler = self._commands.get(cmd)
         try:
             if handler is not None:
@@ -258,8 +266,10 @@ class NBoardServer:
         what, value = what.lower(), value.strip()
         if what == "depth":
             depth = _parse_int(value, "depth")
-            if depth < 1:
-                raise ValueError(f"depth must be at least 1, not {depth}")
+            if not MIN_LEVEL <= depth <= MAX_EXTENDED_LEVEL:
+                raise ValueError(
+                    f"depth must be from {MIN_LEVEL} to {MAX_EXTENDED_LEVEL}, not {depth}"
+                )
             self.depth = depth
         elif what == "game":
             self.board = board_from_ggf(value, self.size)
@@ -305,11 +315,10 @@ class NBoardServer:
         self._start(lambda: self._hint(board, n, limit))
 
     def limit(self) -> Limit | None:
-        """The search limit of ``set depth``: an exact solve once the depth reaches the empties."""
+        """The search limit of ``set depth N``: engine level N, as GUIs expect of Edax."""
         if self.depth is None:
             return None
-        empties = self.board.empty.bit_count()
-        return Limit(depth=min(self.depth, empties))
+        return Limit(level=self.depth)
 
     # --- searches (in the worker thread) ----------------------------------------------------
 

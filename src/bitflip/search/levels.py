@@ -107,6 +107,25 @@ DEFAULT_LEVEL = 13
 """The level a user gets without asking: answers in about a second."""
 
 
+MAX_EXTENDED_LEVEL = 60
+"""Levels past the table, for NBoard's ``set depth`` up to a whole game's 60 plies."""
+
+
+def extended_level(level: int) -> LevelSpec:
+    """Level 1-20 from the table; above, one ply deeper a level and exact 6 empties later.
+
+    Raises:
+        ValueError: not a whole number from 1 to 60.
+    """
+    if not isinstance(level, int) or isinstance(level, bool):
+        raise ValueError(f"level must be a whole number, not {level!r}")
+    if level <= MAX_LEVEL:
+        return level_spec(level)
+    if level > MAX_EXTENDED_LEVEL:
+        raise ValueError(f"level must be at most {MAX_EXTENDED_LEVEL}, not {level}")
+    return LevelSpec(depth=level + 1, endgame_depth=min(60, level + 6), selectivity=99)
+
+
 def level_spec(level: int) -> LevelSpec:
     """The settings of a level, with a clear error for a level that does not exist."""
     if not isinstance(level, int) or isinstance(level, bool) or level not in LEVELS:

@@ -32,6 +32,10 @@ class Limit:
     wld: bool = False
     """Solve to the end proving only win, draw or loss: faster than ``exact``, and the
     result's score is +1, 0 or -1."""
+    level: int | None = None
+    """Search as engine level N does: its midgame depth, exact solving from its endgame depth,
+    its selectivity (see :mod:`bitflip.search.levels`; above 20 they keep growing). This is
+    what Othello GUIs mean by NBoard's ``set depth N``, as Edax reads it."""
 
     def __post_init__(self) -> None:
         if self.exact and self.wld:
