@@ -47,14 +47,14 @@ def run(args: argparse.Namespace, task: str) -> int:
         raise ValueError(
             f"--split-seeds wants integers like 0,1,2, not {args.split_seeds!r}"
         ) from None
-    from bitflip.learn.datasets import read_shards
+    from bitflip.learn.shards import read_shards
 
-    records = read_shards(cfg.data.shards, progress=not args.quiet)
+    positions = read_shards(cfg.data.shards, progress=not args.quiet)
     results = []
     for seed in seeds:
         data = dataclasses.replace(cfg.data, split="random", split_seed=seed)
         run_cfg = dataclasses.replace(cfg, data=data, out=str(Path(cfg.out) / f"split-{seed}"))
-        results.append((seed, train(run_cfg, args.resume, not args.quiet, records=records)))
+        results.append((seed, train(run_cfg, args.resume, not args.quiet, positions=positions)))
     keys = list(results[0][1].test)
     print("split seed  " + "  ".join(f"{k:>12}" for k in keys))
     for seed, res in results:

@@ -87,13 +87,12 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
 
     values = dict(_DEFAULTS)
     if args.config is not None:
-        import tomllib
+        from bitflip.tomlconfig import read_toml
 
         try:
-            with open(args.config, "rb") as f:
-                table = tomllib.load(f).get("arena", {})
-        except tomllib.TOMLDecodeError as exc:
-            raise CommandError(f"{args.config}: bad TOML: {exc}") from None
+            table = read_toml(args.config).get("arena", {})
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         for key, value in table.items():
             if key not in values and key != "specs":
                 raise CommandError(f"{args.config}: unknown key {key!r} in [arena]")

@@ -1,4 +1,4 @@
-"""``bitflip data build``: game databases -> training-record shards (see bitflip.learn.build)."""
+"""``bitflip data build``: game databases -> training shards (see bitflip.learn.build)."""
 
 from __future__ import annotations
 

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bitflip.learn.shards import PositionBatch
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -34,7 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def run_test(args: argparse.Namespace) -> int:
-    from bitflip.learn.datasets import Records, read_shards
+    from bitflip.learn.shards import PositionBatch, read_shards
     from bitflip.learn.supervised import evaluate_loaded
     from bitflip.nn.checkpoint import load_model
 
@@ -44,8 +48,8 @@ def run_test(args: argparse.Namespace) -> int:
         if path.suffix == ".npz" or (path.is_dir() and any(path.glob("*.npz"))):
             parts.append(read_shards(path))
         else:
-            parts.append(_wthor_records(path))
-    records = Records.concat(parts)
+            parts.append(_wthor_positions(path))
+    records = PositionBatch.concat(parts)
     metrics = evaluate_loaded(loaded, records, args.device)
     print(f"{args.model.name} ({loaded.config.kind}) on {len(records)} positions:")
     for k, v in metrics.items():
@@ -53,11 +57,11 @@ def run_test(args: argparse.Namespace) -> int:
     return 0
 
 
-def _wthor_records(path: Path):  # type: ignore[no-untyped-def]
+def _wthor_positions(path: Path) -> PositionBatch:
     import tempfile
 
     from bitflip.learn.build import build
-    from bitflip.learn.datasets import read_shards
+    from bitflip.learn.shards import read_shards
 
     with tempfile.TemporaryDirectory() as tmp:
         build(path, [], Path(tmp), progress=False, log=lambda s: None)

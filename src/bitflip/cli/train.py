@@ -1,15 +1,23 @@
-"""``bitflip train KIND --config FILE``: one subcommand per trainer module that is installed.
+"""``bitflip train KIND --config FILE``: one subcommand per learner.
 
-Each ``bitflip.cli.train_<kind>`` module has ``register(sub)`` adding its own subparser; a
-kind whose module does not exist (a learner not merged yet) is left out of ``--help``.
+Each ``bitflip.cli.train_<kind>`` module adds its own subparser with ``register(sub)`` and
+imports its learner (and torch) only when it runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import importlib
 
-TRAINERS: tuple[str, ...] = ("value", "policy", "patterns", "alphazero", "td", "qlearning")
+from bitflip.cli import (
+    train_alphazero,
+    train_patterns,
+    train_policy,
+    train_qlearning,
+    train_td,
+    train_value,
+)
+
+TRAINERS = (train_value, train_policy, train_patterns, train_alphazero, train_td, train_qlearning)
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -20,12 +28,5 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     tsub = p.add_subparsers(dest="train_command", metavar="KIND")
     tsub.required = True
-    for name in TRAINERS:
-        module_name = f"bitflip.cli.train_{name}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                continue
-            raise
+    for module in TRAINERS:
         module.register(tsub)

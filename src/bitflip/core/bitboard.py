@@ -94,6 +94,18 @@ def square_bit(sq: int) -> np.uint64:
     return U1 << np.uint64(sq)
 
 
+@njit(cache=True)
+def random_square(moves: np.uint64) -> int:
+    """A uniformly random square of ``moves`` (not 0), drawn with numba's ``np.random`` state.
+
+    Every random mover (rollouts, openings, environments, Q-learning) draws through this, so a
+    seed gives the same game everywhere.
+    """
+    for _ in range(np.random.randint(popcount(moves))):
+        moves &= moves - U1
+    return lowest_square(moves)
+
+
 # --- move generation -------------------------------------------------------------------------
 
 
@@ -212,9 +224,7 @@ def final_margin(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     The one place the rule lives: every search, learner and record reader calls this (or
     :func:`margin_with_empties` when it holds counts instead of bitboards).
     """
-    return margin_with_empties(
-        int(popcount(p)) - int(popcount(o)), int(popcount(mask & ~(p | o)))
-    )
+    return margin_with_empties(int(popcount(p)) - int(popcount(o)), int(popcount(mask & ~(p | o))))
 
 
 # --- symmetries ------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ import numpy as np
 
 from bitflip.core.board import Move, final_outcome
 from bitflip.core.geometry import PASS, geometry
-from bitflip.formats._replay import END, Replay, replay
+from bitflip.core.replay import END, Replay, replay
 from bitflip.formats.errors import FormatError
 from bitflip.formats.record import GameRecord
 

@@ -16,24 +16,21 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-import subprocess
-import tomllib
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import flips, legal_moves, popcount
+from bitflip.core.arrays import empties_many
+from bitflip.core.bitboard import FULL, legal_moves, popcount
 from bitflip.eval.patterns import LAYOUT, MAX_EMPTIES, ORIENT_LEN, orientation_indices
 from bitflip.eval.patterns import phase_map as make_phase_map
 from bitflip.eval.weights import PatternWeights
-
-U1 = np.uint64(1)
-FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
-START_P = np.uint64((1 << 28) | (1 << 35))  # black: d5, e4
-START_O = np.uint64((1 << 27) | (1 << 36))  # white: d4, e5
+from bitflip.learn.datasets import GameSource, positions_from_games
+from bitflip.learn.runinfo import git_revision
+from bitflip.tomlconfig import check_keys, read_toml
 
 
 @dataclass
@@ -72,16 +69,11 @@ class PatternsFitConfig:
     @classmethod
     def from_toml(cls, path: str | Path) -> PatternsFitConfig:
         """Read a config file; unknown keys are an error naming the key and the file."""
-        try:
-            doc = tomllib.loads(Path(path).read_text())
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"{path}: bad TOML ({exc})") from exc
+        doc = read_toml(path)
         doc = doc.get("patterns", doc)
-        known = {f.name: f for f in fields(cls)}
+        check_keys(doc, cls, str(path))
         defaults = cls()
         for key, value in doc.items():
-            if key not in known:
-                raise ValueError(f"{path}: unknown key {key!r} (known: {', '.join(known)})")
             want = type(getattr(defaults, key))
             ok = isinstance(value, want) or (want is float and type(value) is int)
             if not ok or (want is list and not all(isinstance(x, str) for x in value)):
@@ -137,15 +129,7 @@ class Samples:
         return Samples(self.p[keep], self.o[keep], self.target[keep], self.game[keep])
 
     def empties(self) -> np.ndarray:
-        return _empties(self.p, self.o)
-
-
-@njit(cache=True)
-def _empties(p: np.ndarray, o: np.ndarray) -> np.ndarray:
-    out = np.zeros(p.shape[0], dtype=np.int64)
-    for i in range(p.shape[0]):
-        out[i] = 64 - popcount(p[i] | o[i])
-    return out
+        return empties_many(self.p, self.o, FULL)
 
 
 @dataclass
@@ -208,86 +192,31 @@ def load_games(cfg: PatternsFitConfig) -> GameArrays:
     )
 
 
-@njit(cache=True)
-def _replay_positions(
-    moves: np.ndarray,
-    black_score: np.ndarray,
-    theory: np.ndarray,
-    depth: np.ndarray,
-    use_theory: bool,
-    min_empties: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    n = moves.shape[0]
-    cap = n * 60
-    out_p = np.zeros(cap, dtype=np.uint64)
-    out_o = np.zeros(cap, dtype=np.uint64)
-    out_t = np.zeros(cap, dtype=np.float32)
-    out_g = np.zeros(cap, dtype=np.int32)
-    k = 0
-    bad = 0
-    pos_p = np.zeros(61, dtype=np.uint64)
-    pos_o = np.zeros(61, dtype=np.uint64)
-    pos_black = np.zeros(61, dtype=np.bool_)
-    for g in range(n):
-        p = START_P
-        o = START_O
-        black = True
-        m = 0
-        ok = True
-        while m < 60 and moves[g, m] >= 0:
-            if legal_moves(p, o, FULL) == 0:
-                p, o = o, p
-                black = not black
-            sq = np.int64(moves[g, m])
-            bit = U1 << np.uint64(sq)
-            if not (legal_moves(p, o, FULL) & bit):
-                ok = False
-                break
-            pos_p[m] = p
-            pos_o[m] = o
-            pos_black[m] = black
-            f = flips(p, o, int(sq))
-            p, o = o ^ f, p | f | bit
-            black = not black
-            m += 1
-        if not ok:
-            bad += 1
-            continue
-        # Black's final disc difference: exact when the game ended, else the stored count.
-        over = legal_moves(p, o, FULL) == 0 and legal_moves(o, p, FULL) == 0
-        if over:
-            b = popcount(o) if black is False else popcount(p)
-            w = popcount(p) if black is False else popcount(o)
-            empt = 64 - b - w
-            final = b - w + (empt if b > w else (-empt if w > b else 0))
-        else:
-            final = 2 * int(black_score[g]) - 64
-        for i in range(m):
-            e = 64 - popcount(pos_p[i] | pos_o[i])
-            if e < min_empties:
-                continue
-            v = float(final)
-            if use_theory and theory[g] >= 0 and e >= depth[g]:
-                v = float(2 * np.int64(theory[g]) - 64)
-            out_p[k] = pos_p[i]
-            out_o[k] = pos_o[i]
-            out_t[k] = v if pos_black[i] else -v
-            out_g[k] = g
-            k += 1
-    return out_p[:k], out_o[:k], out_t[:k], out_g[:k], bad
-
-
 def build_samples(games: GameArrays, cfg: PatternsFitConfig) -> tuple[Samples, int]:
-    """Positions of every game (and the number of games skipped as illegal)."""
-    p, o, t, g, bad = _replay_positions(
-        games.moves,
-        games.black_score,
-        games.theoretical,
-        games.depth,
-        cfg.target == "theoretical",
-        cfg.min_empties,
+    """Positions of every game (and the number of games skipped as illegal).
+
+    The games are replayed into training positions (:func:`positions_from_games`, the
+    path every learner's data takes); a game's final difference is exact when it was played
+    out, else the file's stored disc count.
+    """
+    batch, stats = positions_from_games(GameSource(games.moves))
+    g = batch.game
+    stored = 2 * games.black_score.astype(np.int64) - 64
+    mover = np.where(batch.side == 0, 1, -1)
+    target = np.where(batch.result_known, batch.disc_diff, stored[g] * mover).astype(np.float64)
+    e = empties_many(batch.player, batch.opponent, FULL)
+    if cfg.target == "theoretical":
+        theory = games.theoretical.astype(np.int64)
+        use = (theory[g] >= 0) & (e >= games.depth[g])
+        target = np.where(use, (2 * theory[g] - 64) * mover, target)
+    keep = e >= cfg.min_empties
+    samples = Samples(
+        batch.player[keep],
+        batch.opponent[keep],
+        target[keep].astype(np.float32),
+        g[keep].astype(np.int32),
     )
-    return Samples(p, o, t, g), int(bad)
+    return samples, len(stats.illegal or [])
 
 
 def split_games(n_games: int, holdout: float, seed: int) -> np.ndarray:
@@ -387,19 +316,6 @@ def mae_by_empties(pred: np.ndarray, s: Samples) -> dict[str, float]:
     return out
 
 
-def _git_revision() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).parent,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)`` callback."""
 
@@ -494,7 +410,7 @@ def fit_patterns(
     n_games = int(held.shape[0])
     lineage: dict[str, object] = {
         "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "code": f"bitflip.learn.patterns_fit @ {_git_revision()}",
+        "code": f"bitflip.learn.patterns_fit @ {git_revision(short=True) or 'unknown'}",
         "data": [Path(f).name for f in files],
         "games": n_games,
         "config": asdict(cfg),

@@ -19,7 +19,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount, transform
+from bitflip.core.bitboard import (
+    FULL,
+    U1,
+    legal_moves,
+    lowest_square,
+    play,
+    popcount,
+    random_square,
+    transform,
+)
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
 from bitflip.core.hashing import position_hash
@@ -84,7 +93,7 @@ def _key(p: np.uint64, o: np.uint64, a: int, size: int, symmetric: bool) -> np.u
     if not symmetric:
         k = position_hash(p, o) ^ (np.uint64(a + 1) * _ACT_MUL)
         return k if k != _EMPTY else _ONE
-    best = np.uint64(0xFFFFFFFFFFFFFFFF)
+    best = FULL
     for s in range(8):
         tp = transform(p, s, size)
         to = transform(o, s, size)
@@ -165,8 +174,7 @@ def _best(keys, vals, p, o, mask, size, symmetric):  # type: ignore[no-untyped-d
 def _apply(p: np.uint64, o: np.uint64, a: int) -> tuple[np.uint64, np.uint64]:
     if a == PASS:
         return o, p
-    f = flips(p, o, a)
-    return o ^ f, p | f | (U1 << np.uint64(a))
+    return play(p, o, a)
 
 
 @njit(cache=True)
@@ -182,8 +190,11 @@ def _result(p: np.uint64, o: np.uint64) -> float:
 
 @njit(cache=True)
 def _random_move(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
-    moves = _moves_list(legal_moves(p, o, mask))
-    return int(moves[np.random.randint(moves.shape[0])])
+    moves = legal_moves(p, o, mask)
+    if moves == 0:
+        np.random.randint(1)  # the draw a one-move list takes: trained tables stay the same
+        return PASS
+    return random_square(moves)
 
 
 @njit(cache=True)

@@ -99,7 +99,6 @@ def _sides(board: Board) -> tuple[np.ndarray, np.ndarray]:
     return np.array([p], dtype=np.uint64), np.array([o], dtype=np.uint64)
 
 
-_MASK8 = np.uint64(0xFFFFFFFFFFFFFFFF)
 _WIN = 10.0
 _DISC_TIEBREAK = 0.1
 
@@ -144,7 +143,7 @@ class ValueAgent:
         return float(np.sign(diff)) * _WIN + diff / 64.0
 
     def _children(self, p: np.uint64, o: np.uint64) -> list[tuple[int, np.uint64, np.uint64]]:
-        moves = int(bb.legal_moves(p, o, _MASK8))
+        moves = int(bb.legal_moves(p, o, bb.FULL))
         out = []
         while moves:
             sq = (moves & -moves).bit_length() - 1
@@ -156,7 +155,7 @@ class ValueAgent:
     def _search(self, p: np.uint64, o: np.uint64, depth: int, alpha: float, beta: float) -> float:
         children = self._children(p, o)
         if not children:
-            if int(bb.legal_moves(o, p, _MASK8)) == 0:
+            if int(bb.legal_moves(o, p, bb.FULL)) == 0:
                 return self._final(p, o)
             if depth == 0:
                 return float(self.evaluate([p], [o])[0])
@@ -180,8 +179,8 @@ class ValueAgent:
         values: list[float | None] = [None] * len(children)
         todo = []
         for i, (_, cp, co) in enumerate(children):
-            if int(bb.legal_moves(cp, co, _MASK8)) == 0:
-                if int(bb.legal_moves(co, cp, _MASK8)) == 0:
+            if int(bb.legal_moves(cp, co, bb.FULL)) == 0:
+                if int(bb.legal_moves(co, cp, bb.FULL)) == 0:
                     values[i] = -self._final(cp, co)
                 else:  # the opponent passes: evaluate from our own view again
                     values[i] = float(self.evaluate([co], [cp])[0])

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from bitflip.core.bitboard import flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import U1, legal_moves, lowest_square, play, popcount
 from bitflip.core.geometry import PASS
 
 UNEXPANDED = 0
@@ -29,8 +29,6 @@ LEAF_ONLY = 4
 
 MAX_DEPTH = 160
 """Longest path a descent can take (60 moves plus passes fit easily)."""
-
-_U1 = np.uint64(1)
 
 
 @dataclass
@@ -167,9 +165,7 @@ def select_leaves(  # type: ignore[no-untyped-def]
                         np_[g, child] = o
                         no_[g, child] = p
                     else:
-                        f = flips(p, o, m)
-                        np_[g, child] = o ^ f
-                        no_[g, child] = p | f | (_U1 << np.uint64(m))
+                        np_[g, child], no_[g, child] = play(p, o, m)
                     nstate[g, child] = UNEXPANDED
                     nvisit[g, child] = 0.0
                     echild[g, be] = child
@@ -247,7 +243,7 @@ def expand_backup(  # type: ignore[no-untyped-def]
                     e = first
                     while moves:
                         sq = lowest_square(moves)
-                        moves &= moves - _U1
+                        moves &= moves - U1
                         pr = max(float(probs[row, sq]), 0.0)
                         emove[g, e] = sq
                         eprior[g, e] = pr

@@ -1,8 +1,10 @@
-"""Batch replay of recorded games in numba: legality, implicit passes, final discs.
+"""Batch replay of recorded games in numba: legality, implicit passes, positions, final discs.
 
-Every reader checks its games through :func:`replay`: WTHOR streams 130,000 games in one call,
-transcripts and GGF call it with one game at a time. It is the one place that decides whether
-a recorded move is legal and where a pass must be inserted.
+The one replay of recorded games: every format reader checks its games through :func:`replay`
+(WTHOR streams 130,000 games in one call, transcripts and GGF call it with one game at a time),
+and the training-data builders ask it for the positions before each move
+(``positions=True``). It is the one place that decides whether a recorded move is legal and
+where a pass must be inserted.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from bitflip.core import bitboard as bb
+from bitflip.core.bitboard import U0, U1
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
 
@@ -32,9 +35,6 @@ REASONS = {
     GAME_OVER: "comes after the end of the game",
 }
 
-_U0 = np.uint64(0)
-_U1 = np.uint64(1)
-
 
 @njit(cache=True)
 def _replay_kernel(
@@ -50,7 +50,15 @@ def _replay_kernel(
     black: np.ndarray,
     white: np.ndarray,
     over: np.ndarray,
+    pos_p: np.ndarray,
+    pos_o: np.ndarray,
+    pos_white: np.ndarray,
+    pos_ply: np.ndarray,
+    n_pos: np.ndarray,
 ) -> None:
+    # pos_* have shape (games, plies) when positions are wanted, (0, 0) when not: the position
+    # before each played (non-pass) move, its mover (True: white) and its ply (passes counted).
+    keep = pos_p.shape[0] > 0
     n_games, length = moves.shape
     for g in range(n_games):
         if white_first[g]:
@@ -59,6 +67,7 @@ def _replay_kernel(
             p, o = black0[g], white0[g]
         black_to_move = not white_first[g]
         k = 0
+        j = 0
         bad[g] = -1
         reason[g] = 0
         for i in range(length):
@@ -66,11 +75,11 @@ def _replay_kernel(
             if m < 0:
                 break
             if m == 64:
-                if bb.legal_moves(p, o, mask) != _U0:
+                if bb.legal_moves(p, o, mask) != U0:
                     bad[g] = i
                     reason[g] = 3
                     break
-                if bb.legal_moves(o, p, mask) == _U0:
+                if bb.legal_moves(o, p, mask) == U0:
                     bad[g] = i
                     reason[g] = 4
                     break
@@ -79,25 +88,25 @@ def _replay_kernel(
                 p, o = o, p
                 black_to_move = not black_to_move
                 continue
-            if m > 63 or (mask >> np.uint64(m)) & _U1 == _U0:
+            if m > 63 or (mask >> np.uint64(m)) & U1 == U0:
                 bad[g] = i
                 reason[g] = 1
                 break
-            bit = _U1 << np.uint64(m)
-            f = _U0 if (p | o) & bit else bb.flips(p, o, m)
-            if f == _U0:
+            bit = U1 << np.uint64(m)
+            f = U0 if (p | o) & bit else bb.flips(p, o, m)
+            if f == U0:
                 # Not playable by the side to move: legal only for the opponent after a pass.
-                if bb.legal_moves(p, o, mask) != _U0:
+                if bb.legal_moves(p, o, mask) != U0:
                     bad[g] = i
                     reason[g] = 2
                     break
-                if bb.legal_moves(o, p, mask) == _U0:
+                if bb.legal_moves(o, p, mask) == U0:
                     bad[g] = i
                     reason[g] = 4
                     break
                 if not (p | o) & bit:
                     f = bb.flips(o, p, m)
-                if f == _U0:
+                if f == U0:
                     bad[g] = i
                     reason[g] = 2
                     break
@@ -105,16 +114,41 @@ def _replay_kernel(
                 k += 1
                 p, o = o, p
                 black_to_move = not black_to_move
+            if keep:
+                pos_p[g, j] = p
+                pos_o[g, j] = o
+                pos_white[g, j] = not black_to_move
+                pos_ply[g, j] = k
+                j += 1
             p, o = o ^ f, p | f | bit
             black_to_move = not black_to_move
             out[g, k] = m
             k += 1
         n_out[g] = k
+        n_pos[g] = j
         if black_to_move:
             black[g], white[g] = bb.popcount(p), bb.popcount(o)
         else:
             black[g], white[g] = bb.popcount(o), bb.popcount(p)
-        over[g] = bb.legal_moves(p, o, mask) == _U0 and bb.legal_moves(o, p, mask) == _U0
+        over[g] = bb.legal_moves(p, o, mask) == U0 and bb.legal_moves(o, p, mask) == U0
+
+
+@dataclass(frozen=True)
+class ReplayedPositions:
+    """The positions before each played move, games in order, moves in order within a game.
+
+    Only games that replayed to their last recorded move are included.
+    """
+
+    player: np.ndarray
+    """Discs of the side to move (uint64)."""
+    opponent: np.ndarray
+    white: np.ndarray
+    """True where white is to move."""
+    ply: np.ndarray
+    """Moves (passes included) played before the position (int16)."""
+    game: np.ndarray
+    """Index of the game in the input (int64)."""
 
 
 @dataclass(frozen=True)
@@ -124,7 +158,8 @@ class Replay:
     ``moves[g, :length[g]]`` are the moves with every pass written out; ``bad[g]`` is the
     index (in the input) of the first move that could not be played, or -1; ``black`` and
     ``white`` count the discs where the replay stopped; ``over`` says whether that position
-    ends the game.
+    ends the game. With ``positions=True``, ``positions`` holds the position before every
+    played move (passes have none).
     """
 
     moves: np.ndarray
@@ -134,6 +169,7 @@ class Replay:
     black: np.ndarray
     white: np.ndarray
     over: np.ndarray
+    positions: ReplayedPositions | None = None
 
     def game_moves(self, g: int) -> list[Move]:
         return [int(m) for m in self.moves[g, : self.length[g]].tolist()]
@@ -149,11 +185,13 @@ def replay(
     white0: np.ndarray | None = None,
     white_first: np.ndarray | None = None,
     start: tuple[int, int] | None = None,
+    positions: bool = False,
 ) -> Replay:
     """Replay ``moves`` (int16, shape (games, plies), END-padded; PASS = 64) on a board size.
 
     Start positions default to ``start`` = (black, white) bitboards for every game (black to
-    move); pass per-game arrays to start elsewhere.
+    move); pass per-game arrays to start elsewhere. ``positions`` also collects the position
+    before every move of the games that replay legally (see :class:`ReplayedPositions`).
     """
     moves = np.ascontiguousarray(moves, dtype=np.int16)
     n, length = moves.shape
@@ -171,6 +209,12 @@ def replay(
     black = np.zeros(n, dtype=np.int32)
     white = np.zeros(n, dtype=np.int32)
     over = np.zeros(n, dtype=np.bool_)
+    shape = (n, length) if positions else (0, 0)
+    pos_p = np.zeros(shape, dtype=np.uint64)
+    pos_o = np.zeros(shape, dtype=np.uint64)
+    pos_white = np.zeros(shape, dtype=np.bool_)
+    pos_ply = np.zeros(shape, dtype=np.int16)
+    n_pos = np.zeros(n, dtype=np.int32)
     if n:
         _replay_kernel(
             moves,
@@ -185,8 +229,21 @@ def replay(
             black,
             white,
             over,
+            pos_p,
+            pos_o,
+            pos_white,
+            pos_ply,
+            n_pos,
         )
-    return Replay(out, n_out, bad, reason, black, white, over)
+    found = None
+    if positions:
+        # Row-major order keeps games in order and moves in order within each game.
+        keep = (np.arange(length)[None, :] < n_pos[:, None]) & (bad < 0)[:, None]
+        game = np.broadcast_to(np.arange(n, dtype=np.int64)[:, None], (n, length))
+        found = ReplayedPositions(
+            pos_p[keep], pos_o[keep], pos_white[keep], pos_ply[keep], game[keep]
+        )
+    return Replay(out, n_out, bad, reason, black, white, over, found)
 
 
 def replay_one(moves: list[Move], board: Board) -> Replay:
@@ -201,7 +258,7 @@ def replay_one(moves: list[Move], board: Board) -> Replay:
     )
 
 
-__all__ = ["END", "PASS", "Replay", "replay", "replay_one"]
+__all__ = ["END", "PASS", "Replay", "ReplayedPositions", "replay", "replay_one"]
 
 
 def explain(board: Board, moves: list[Move], bad: int) -> str:
