@@ -6,26 +6,15 @@ imports its learner (and torch) only when it runs.
 
 from __future__ import annotations
 
-import argparse
+from bitflip.cli import train_alphazero, train_patterns, train_qlearning, train_supervised, train_td
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-from bitflip.cli import (
-    train_alphazero,
-    train_patterns,
-    train_policy,
-    train_qlearning,
-    train_td,
-    train_value,
-)
-
-TRAINERS = (train_value, train_policy, train_patterns, train_alphazero, train_td, train_qlearning)
+TRAINERS = (train_supervised, train_patterns, train_alphazero, train_td, train_qlearning)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "train",
-        help="train a network or an evaluation from a config file",
-        description="Train from a commented TOML config (see configs/).",
-    )
+def register(sub: Subparsers) -> None:
+    summary = "train a network or an evaluation from a config file"
+    p = add_subcommand(sub, "train", summary, "Train from a commented TOML config (see configs/).")
     tsub = p.add_subparsers(dest="train_command", metavar="KIND")
     tsub.required = True
     for module in TRAINERS:

@@ -37,6 +37,16 @@ REASONS = {
 
 
 @njit(cache=True)
+def _why_no_pass(p: np.uint64, o: np.uint64, mask: np.uint64, if_mover_can: int) -> int:
+    """OK when the side to move must pass here; else ``if_mover_can`` or GAME_OVER."""
+    if bb.legal_moves(p, o, mask) != U0:
+        return if_mover_can
+    if bb.legal_moves(o, p, mask) == U0:
+        return GAME_OVER
+    return OK
+
+
+@njit(cache=True)
 def _replay_kernel(
     moves: np.ndarray,
     black0: np.ndarray,
@@ -74,43 +84,35 @@ def _replay_kernel(
             m = moves[g, i]
             if m < 0:
                 break
-            if m == 64:
-                if bb.legal_moves(p, o, mask) != U0:
+            if m == PASS:
+                why = _why_no_pass(p, o, mask, BAD_PASS)
+                if why != OK:
                     bad[g] = i
-                    reason[g] = 3
+                    reason[g] = why
                     break
-                if bb.legal_moves(o, p, mask) == U0:
-                    bad[g] = i
-                    reason[g] = 4
-                    break
-                out[g, k] = 64
+                out[g, k] = PASS
                 k += 1
                 p, o = o, p
                 black_to_move = not black_to_move
                 continue
             if m > 63 or (mask >> np.uint64(m)) & U1 == U0:
                 bad[g] = i
-                reason[g] = 1
+                reason[g] = OFF_BOARD
                 break
             bit = U1 << np.uint64(m)
             f = U0 if (p | o) & bit else bb.flips(p, o, m)
             if f == U0:
                 # Not playable by the side to move: legal only for the opponent after a pass.
-                if bb.legal_moves(p, o, mask) != U0:
-                    bad[g] = i
-                    reason[g] = 2
-                    break
-                if bb.legal_moves(o, p, mask) == U0:
-                    bad[g] = i
-                    reason[g] = 4
-                    break
-                if not (p | o) & bit:
+                why = _why_no_pass(p, o, mask, ILLEGAL)
+                if why == OK and not (p | o) & bit:
                     f = bb.flips(o, p, m)
-                if f == U0:
+                if why == OK and f == U0:
+                    why = ILLEGAL
+                if why != OK:
                     bad[g] = i
-                    reason[g] = 2
+                    reason[g] = why
                     break
-                out[g, k] = 64
+                out[g, k] = PASS
                 k += 1
                 p, o = o, p
                 black_to_move = not black_to_move

@@ -226,6 +226,21 @@ def split_games(n_games: int, holdout: float, seed: int) -> np.ndarray:
 
 
 @njit(cache=True)
+def _predict_one(
+    raw: np.ndarray, phases: np.ndarray, a: np.uint64, b: np.uint64, idx: np.ndarray
+) -> tuple[float, float, int]:
+    """(value in discs, mobility difference, phase) of one position; ``idx`` gets its entries."""
+    phase = phases[64 - popcount(a | b)]
+    block = raw[phase]
+    mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
+    orientation_indices(a, b, idx)
+    s = block[0] + block[1] * mob
+    for j in range(idx.shape[0]):
+        s += block[idx[j]]
+    return s, mob, phase
+
+
+@njit(cache=True)
 def _sgd_epoch(
     raw: np.ndarray,
     phases: np.ndarray,
@@ -241,15 +256,8 @@ def _sgd_epoch(
     total = 0.0
     for k in range(order.shape[0]):
         i = order[k]
-        a = p[i]
-        b = o[i]
-        e = 64 - popcount(a | b)
-        block = raw[phases[e]]
-        mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
-        orientation_indices(a, b, idx)
-        pred = block[0] + block[1] * mob
-        for j in range(n_or):
-            pred += block[idx[j]]
+        pred, mob, phase = _predict_one(raw, phases, p[i], o[i], idx)
+        block = raw[phase]
         err = target[i] - pred
         total += abs(err)
         # Normalised LMS: the step is divided by the squared norm of the input, where a table
@@ -275,16 +283,7 @@ def predict_raw(raw: np.ndarray, phases: np.ndarray, p: np.ndarray, o: np.ndarra
     idx = np.zeros(n_or, dtype=np.int64)
     out = np.zeros(p.shape[0], dtype=np.float64)
     for i in range(p.shape[0]):
-        a = p[i]
-        b = o[i]
-        e = 64 - popcount(a | b)
-        block = raw[phases[e]]
-        mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
-        orientation_indices(a, b, idx)
-        s = block[0] + block[1] * mob
-        for j in range(n_or):
-            s += block[idx[j]]
-        out[i] = s
+        out[i] = _predict_one(raw, phases, p[i], o[i], idx)[0]
     return out
 
 

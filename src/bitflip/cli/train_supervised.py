@@ -1,8 +1,27 @@
-"""What ``bitflip train value`` and ``bitflip train policy`` share."""
+"""``bitflip train value|policy --config FILE``: supervised networks from expert games.
+
+Both tasks take the same options; the config file (``configs/value*.toml``,
+``configs/policy*.toml``) says the rest.
+"""
 
 from __future__ import annotations
 
 import argparse
+
+from bitflip.cli._subcommand import Subparsers, add_subcommand
+
+_DETAILS = (
+    "Train a {task} network: checkpoints each epoch (--resume continues), early "
+    "stopping, metrics.csv and loss.png in the run folder, a content-hashed model file."
+)
+
+
+def register(sub: Subparsers) -> None:
+    for task in ("value", "policy"):
+        summary = f"a {task} network from training shards (configs/{task}*.toml)"
+        p = add_subcommand(sub, task, summary, _DETAILS.format(task=task))
+        add_arguments(p)
+        p.set_defaults(func=run, task=task)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,7 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
-def run(args: argparse.Namespace, task: str) -> int:
+def run(args: argparse.Namespace) -> int:
+    task: str = args.task
     import dataclasses
     from pathlib import Path
 
