@@ -84,38 +84,37 @@ def _replay_kernel(
             m = moves[g, i]
             if m < 0:
                 break
+            # An explicit pass, a move (after an implicit pass if only the opponent can play
+            # it), or the reason the record breaks off here.
+            f = U0
+            bit = U0
+            passes = True
             if m == PASS:
                 why = _why_no_pass(p, o, mask, BAD_PASS)
-                if why != OK:
-                    bad[g] = i
-                    reason[g] = why
-                    break
-                out[g, k] = PASS
-                k += 1
-                p, o = o, p
-                black_to_move = not black_to_move
-                continue
-            if m > 63 or (mask >> np.uint64(m)) & U1 == U0:
+            elif m > 63 or (mask >> np.uint64(m)) & U1 == U0:
+                why = OFF_BOARD
+            else:
+                bit = U1 << np.uint64(m)
+                f = U0 if (p | o) & bit else bb.flips(p, o, m)
+                why = OK
+                passes = f == U0
+                if passes:
+                    why = _why_no_pass(p, o, mask, ILLEGAL)
+                    if why == OK and not (p | o) & bit:
+                        f = bb.flips(o, p, m)
+                    if why == OK and f == U0:
+                        why = ILLEGAL
+            if why != OK:
                 bad[g] = i
-                reason[g] = OFF_BOARD
+                reason[g] = why
                 break
-            bit = U1 << np.uint64(m)
-            f = U0 if (p | o) & bit else bb.flips(p, o, m)
-            if f == U0:
-                # Not playable by the side to move: legal only for the opponent after a pass.
-                why = _why_no_pass(p, o, mask, ILLEGAL)
-                if why == OK and not (p | o) & bit:
-                    f = bb.flips(o, p, m)
-                if why == OK and f == U0:
-                    why = ILLEGAL
-                if why != OK:
-                    bad[g] = i
-                    reason[g] = why
-                    break
+            if passes:
                 out[g, k] = PASS
                 k += 1
                 p, o = o, p
                 black_to_move = not black_to_move
+            if m == PASS:
+                continue
             if keep:
                 pos_p[g, j] = p
                 pos_o[g, j] = o

@@ -81,11 +81,9 @@ class PolicyAgent:
         return np.asarray(logp.exp()[0].float().cpu().numpy(), dtype=np.float64)
 
     def select_move(self, board: Board) -> Move:
-        if board.size != 8:
-            raise ValueError("policy networks play 8x8 boards only")
-        moves = list(board.legal_moves)
-        if moves == [PASS]:
+        if _must_pass(board, "policy"):
             return PASS
+        moves = list(board.legal_moves)
         probs = self.move_probabilities(board)
         if self.temperature == 0:
             return int(max(moves, key=lambda m: probs[m]))
@@ -97,6 +95,13 @@ class PolicyAgent:
 def _sides(board: Board) -> tuple[np.ndarray, np.ndarray]:
     p, o = board.side_bitboards()
     return np.array([p], dtype=np.uint64), np.array([o], dtype=np.uint64)
+
+
+def _must_pass(board: Board, kind: str) -> bool:
+    """Whether passing is the only move (the networks read 8x8 boards only)."""
+    if board.size != 8:
+        raise ValueError(f"{kind} networks play 8x8 boards only")
+    return list(board.legal_moves) == [PASS]
 
 
 _WIN = 10.0
@@ -193,10 +198,7 @@ class ValueAgent:
         return [float(v) for v in values if v is not None]
 
     def select_move(self, board: Board) -> Move:
-        if board.size != 8:
-            raise ValueError("value networks play 8x8 boards only")
-        moves = list(board.legal_moves)
-        if moves == [PASS]:
+        if _must_pass(board, "value"):
             return PASS
         p, o = (np.uint64(x) for x in board.side_bitboards())
         children = self._children(p, o)
