@@ -160,19 +160,15 @@ class BatchedMCTS:
     def _select(self, todo: np.ndarray, k_leaves: int) -> None:
         pool, cfg = self.pool, self.config
         t.select_leaves(
-            pool.np_, pool.no_, pool.nfirst, pool.nnum, pool.nstate, pool.nvalue, pool.nvisit,
-            pool.emove, pool.eprior, pool.en, pool.ew, pool.echild, pool.ncount, pool.sims,
-            todo, cfg.sims, k_leaves, cfg.cpuct, cfg.fpu, cfg.virtual_loss, self.mask,
-            pool.leaf_node, pool.leaf_p, pool.leaf_o, pool.path_e, pool.path_n, pool.path_len,
+            pool.node_arrays, pool.edge_arrays, pool.leaf_arrays, pool.ncount, pool.sims, todo,
+            cfg.sims, k_leaves, cfg.cpuct, cfg.fpu, cfg.virtual_loss, self.mask,
         )  # fmt: skip
 
     def _expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:
         pool, cfg = self.pool, self.config
         t.expand_backup(
-            pool.np_, pool.no_, pool.nfirst, pool.nnum, pool.nstate, pool.nvalue, pool.nvisit,
-            pool.emove, pool.eprior, pool.en, pool.ew, pool.echild, pool.ecount, pool.sims,
-            cfg.virtual_loss, self.mask, pool.leaf_node, pool.path_e, pool.path_n,
-            pool.path_len, slot, pol, val,
+            pool.node_arrays, pool.edge_arrays, pool.leaf_arrays, pool.ecount, pool.sims,
+            cfg.virtual_loss, self.mask, slot, pol, val,
         )  # fmt: skip
 
 
