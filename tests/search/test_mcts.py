@@ -173,3 +173,17 @@ def test_mcts_agent_passes_when_it_must() -> None:
         if not b.is_game_over():
             break
     assert make_agent("mcts:sims=5,size=4").select_move(b) == PASS
+
+
+def test_search_imports_neither_nn_nor_learn() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, bitflip.search.mcts, bitflip.search.mcts.agent, bitflip.search.mcts.games\n"
+        "bad = [m for m in sys.modules if m.startswith(('bitflip.nn', 'bitflip.learn'))]\n"
+        "assert not bad, bad\n"
+    )
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)

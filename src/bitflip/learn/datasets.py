@@ -146,7 +146,7 @@ def _move_index(game: np.ndarray) -> np.ndarray:
 
 
 def split_by_game(
-    records: PositionBatch, fractions: Sequence[float], seed: int
+    positions: PositionBatch, fractions: Sequence[float], seed: int
 ) -> list[np.ndarray]:
     """Boolean masks assigning whole games to parts of the given sizes (a seeded shuffle).
 
@@ -155,23 +155,23 @@ def split_by_game(
     """
     if any(f < 0 for f in fractions) or not 0.999 <= sum(fractions) <= 1.001:
         raise ValueError(f"split fractions must be >= 0 and sum to 1, not {list(fractions)}")
-    games = np.unique(records.game)
+    games = np.unique(positions.game)
     rng = np.random.default_rng(seed)
     rng.shuffle(games)
     bounds = np.round(np.cumsum([0.0, *fractions]) * len(games)).astype(np.int64)
     masks = []
     for a, b in itertools.pairwise(bounds):
-        masks.append(np.isin(records.game, games[a:b]))
+        masks.append(np.isin(positions.game, games[a:b]))
     return masks
 
 
-def by_years(records: PositionBatch, first: int | None, last: int | None) -> np.ndarray:
-    """Mask of the records whose game year lies in [first, last] (None: unbounded)."""
-    ok = np.ones(len(records), dtype=bool)
+def by_years(positions: PositionBatch, first: int | None, last: int | None) -> np.ndarray:
+    """Mask of the positions whose game year lies in [first, last] (None: unbounded)."""
+    ok = np.ones(len(positions), dtype=bool)
     if first is not None:
-        ok &= records.year >= first
+        ok &= positions.year >= first
     if last is not None:
-        ok &= records.year <= last
+        ok &= positions.year <= last
     return ok
 
 
@@ -179,8 +179,8 @@ def by_years(records: PositionBatch, first: int | None, last: int | None) -> np.
 def canonical_keys(p: np.ndarray, o: np.ndarray, move: np.ndarray) -> np.ndarray:
     """A 64-bit hash of each (position, move) up to symmetry (move < 0: position only).
 
-    Two records get the same key when one board (and move) is a symmetry of the other;
-    different ones collide with probability about n**2 / 2**65 (1e-6 for 7 M records).
+    Two positions get the same key when one board (and move) is a symmetry of the other;
+    different ones collide with probability about n**2 / 2**65 (1e-6 for 7 M positions).
     """
     n = len(p)
     keys = np.zeros(n, dtype=np.uint64)
@@ -204,15 +204,15 @@ def canonical_keys(p: np.ndarray, o: np.ndarray, move: np.ndarray) -> np.ndarray
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 
 
-def dedup_policy(records: PositionBatch) -> PositionBatch:
+def dedup_policy(positions: PositionBatch) -> PositionBatch:
     """One position per (position, move) up to symmetry: repeated openings count once.
 
     Pass rows are left out (they have no move to learn).
     """
-    records = records.moves_played()
-    keys = canonical_keys(records.player, records.opponent, records.move.astype(np.int64))
+    positions = positions.moves_played()
+    keys = canonical_keys(positions.player, positions.opponent, positions.move.astype(np.int64))
     _, first = np.unique(keys, return_index=True)
-    return records.subset(np.sort(first))
+    return positions.subset(np.sort(first))
 
 
 @dataclass
@@ -226,12 +226,12 @@ class ValueTargets:
     disc_diff: np.ndarray
     """Mean final disc difference from the mover's view, float32."""
     count: np.ndarray
-    """How many records were merged into each."""
+    """How many positions were merged into each."""
 
 
-def dedup_value(records: PositionBatch) -> ValueTargets:
-    """One record per position up to symmetry (finished games only), targets averaged."""
-    known = records.subset(records.result_known)
+def dedup_value(positions: PositionBatch) -> ValueTargets:
+    """One entry per position up to symmetry (finished games only), targets averaged."""
+    known = positions.subset(positions.result_known)
     moves = np.full(len(known), -1, dtype=np.int64)
     keys = canonical_keys(known.player, known.opponent, moves)
     _, first, inverse, count = np.unique(

@@ -143,17 +143,17 @@ def evaluate(
 
 
 def evaluate_loaded(
-    loaded: LoadedModel, records: PositionBatch, device: str = "auto", batch_size: int = 4096
+    loaded: LoadedModel, positions: PositionBatch, device: str = "auto", batch_size: int = 4096
 ) -> dict[str, float]:
-    """The tester: a model file's metrics on the given records (all positions of their games)."""
+    """The tester: a model file's metrics on the given positions (all of their games)."""
     if not isinstance(loaded.model, ValueNet | PolicyNet):
         raise ValueError(
             f"{loaded.path}: a {loaded.config.kind} network; only value and policy nets are "
-            "tested on records (play an az net with mcts:net=FILE)"
+            "tested on positions (play an az net with mcts:net=FILE)"
         )
     dev = pick_device(device)
     loaded.model.to(dev)
-    data = eval_tensors(records, loaded.config.kind, dev)
+    data = eval_tensors(positions, loaded.config.kind, dev)
     if len(data) == 0:
         raise ValueError("no positions to test on (value nets need finished games)")
     return evaluate(loaded.model, data, batch_size)

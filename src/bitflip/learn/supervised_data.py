@@ -32,23 +32,23 @@ class TensorSet:
 
 
 def to_tensors(
-    records: PositionBatch,
+    positions: PositionBatch,
     device: torch.device | str = "cpu",
     wdl: np.ndarray | None = None,
     disc: np.ndarray | None = None,
 ) -> TensorSet:
     """PositionBatch (and optionally averaged value targets) as tensors on ``device``."""
     bits = BitBatch(
-        as_int64(records.player),
-        as_int64(records.opponent),
-        as_int64(records.legal),
-        as_int64(legal_moves_many(records.opponent, records.player, FULL)),
+        as_int64(positions.player),
+        as_int64(positions.opponent),
+        as_int64(positions.legal),
+        as_int64(legal_moves_many(positions.opponent, positions.player, FULL)),
     ).to(device)
-    w = records.wdl.astype(np.float32) if wdl is None else wdl
-    d = records.disc_diff.astype(np.float32) if disc is None else disc
+    w = positions.wdl.astype(np.float32) if wdl is None else wdl
+    d = positions.disc_diff.astype(np.float32) if disc is None else disc
     return TensorSet(
         bits,
-        torch.from_numpy(records.move.astype(np.int64)).to(device),
+        torch.from_numpy(positions.move.astype(np.int64)).to(device),
         torch.from_numpy(np.asarray(w, dtype=np.float32)).to(device),
         torch.from_numpy(np.asarray(d, dtype=np.float32)).to(device),
     )
@@ -63,16 +63,16 @@ class Splits:
     test: PositionBatch
 
 
-def split_positions(records: PositionBatch, cfg: DataConfig) -> Splits:
-    """Train / validation / test records as ``cfg`` says (always whole games)."""
+def split_positions(positions: PositionBatch, cfg: DataConfig) -> Splits:
+    """Train / validation / test positions as ``cfg`` says (always whole games)."""
     if cfg.split == "years":
-        test = records.subset(by_years(records, cfg.test_first_year, cfg.test_last_year))
-        pool = records.subset(by_years(records, cfg.train_first_year, cfg.train_last_year))
+        test = positions.subset(by_years(positions, cfg.test_first_year, cfg.test_last_year))
+        pool = positions.subset(by_years(positions, cfg.train_first_year, cfg.train_last_year))
     else:
         test_mask, rest = split_by_game(
-            records, [cfg.test_fraction, 1 - cfg.test_fraction], cfg.split_seed
+            positions, [cfg.test_fraction, 1 - cfg.test_fraction], cfg.split_seed
         )
-        test, pool = records.subset(test_mask), records.subset(rest)
+        test, pool = positions.subset(test_mask), positions.subset(rest)
     if cfg.max_games:
         games = np.unique(pool.game)
         if cfg.max_games < len(games):
@@ -90,20 +90,20 @@ def split_positions(records: PositionBatch, cfg: DataConfig) -> Splits:
 
 
 def training_tensors(
-    records: PositionBatch, task: str, dedup: bool, device: torch.device | str
+    positions: PositionBatch, task: str, dedup: bool, device: torch.device | str
 ) -> TensorSet:
     """Training positions for ``task``: deduplicated (policy by position+move; value by
     position, targets averaged) and restricted to finished games for value."""
     if task == "policy":
-        return to_tensors(dedup_policy(records) if dedup else records.moves_played(), device)
+        return to_tensors(dedup_policy(positions) if dedup else positions.moves_played(), device)
     if dedup:
-        vt = dedup_value(records)
+        vt = dedup_value(positions)
         return to_tensors(vt.positions, device, vt.wdl, vt.disc_diff)
-    return to_tensors(records.subset(records.result_known), device)
+    return to_tensors(positions.subset(positions.result_known), device)
 
 
-def eval_tensors(records: PositionBatch, task: str, device: torch.device | str) -> TensorSet:
+def eval_tensors(positions: PositionBatch, task: str, device: torch.device | str) -> TensorSet:
     """Every position of the given games (no dedup), finished games only for value."""
     if task == "value":
-        return to_tensors(records.subset(records.result_known), device)
-    return to_tensors(records.moves_played(), device)
+        return to_tensors(positions.subset(positions.result_known), device)
+    return to_tensors(positions.moves_played(), device)
