@@ -18,17 +18,10 @@ from bitflip.core.geometry import board_mask, geometry
 
 @njit(cache=True, parallel=True)
 def _step(
-    p: np.ndarray,
-    o: np.ndarray,
-    actions: np.ndarray,
-    mask: np.uint64,
-    p0: np.uint64,
-    o0: np.uint64,
-    rewards: np.ndarray,
-    dones: np.ndarray,
-    illegal: np.ndarray,
-    legal: np.ndarray,
-) -> None:
+    p: np.ndarray, o: np.ndarray, actions: np.ndarray, mask: np.uint64, p0: np.uint64,
+    o0: np.uint64, rewards: np.ndarray, dones: np.ndarray, illegal: np.ndarray,
+    legal: np.ndarray
+) -> None:  # fmt: skip
     for i in prange(p.shape[0]):
         a = actions[i]
         rewards[i] = 0.0

@@ -118,30 +118,18 @@ def _find(keys: np.ndarray, k: np.uint64) -> int:
 
 @njit(cache=True)
 def q_get(
-    keys: np.ndarray,
-    vals: np.ndarray,
-    p: np.uint64,
-    o: np.uint64,
-    a: int,
-    size: int,
-    symmetric: bool,
-) -> float:
+    keys: np.ndarray, vals: np.ndarray, p: np.uint64, o: np.uint64, a: int, size: int,
+    symmetric: bool
+) -> float:  # fmt: skip
     i = _find(keys, _key(p, o, a, size, symmetric))
     return vals[i] if i >= 0 else 0.0
 
 
 @njit(cache=True)
 def _q_set(
-    keys: np.ndarray,
-    vals: np.ndarray,
-    p: np.uint64,
-    o: np.uint64,
-    a: int,
-    size: int,
-    symmetric: bool,
-    v: float,
-    used: np.ndarray,
-) -> None:
+    keys: np.ndarray, vals: np.ndarray, p: np.uint64, o: np.uint64, a: int, size: int,
+    symmetric: bool, v: float, used: np.ndarray
+) -> None:  # fmt: skip
     k = _key(p, o, a, size, symmetric)
     i = _find(keys, k)
     if i < 0:
@@ -170,14 +158,9 @@ def _moves_list(m: np.uint64) -> np.ndarray:
 
 @njit(cache=True)
 def _best(
-    keys: np.ndarray,
-    vals: np.ndarray,
-    p: np.uint64,
-    o: np.uint64,
-    mask: np.uint64,
-    size: int,
-    symmetric: bool,
-) -> tuple[float, int]:
+    keys: np.ndarray, vals: np.ndarray, p: np.uint64, o: np.uint64, mask: np.uint64, size: int,
+    symmetric: bool
+) -> tuple[float, int]:  # fmt: skip
     # (max Q, a random argmax) over the legal actions of (p, o).
     moves = _moves_list(legal_moves(p, o, mask))
     best = -1e30
@@ -225,24 +208,10 @@ def _random_move(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
 
 @njit(cache=True)
 def train_episodes(
-    keys: np.ndarray,
-    vals: np.ndarray,
-    used: np.ndarray,
-    p0: np.uint64,
-    o0: np.uint64,
-    mask: np.uint64,
-    size: int,
-    symmetric: bool,
-    episodes: int,
-    first: int,
-    total: int,
-    vs_random: bool,
-    lr: float,
-    gamma: float,
-    eps0: float,
-    eps1: float,
-    seed: int,
-) -> None:
+    keys: np.ndarray, vals: np.ndarray, used: np.ndarray, p0: np.uint64, o0: np.uint64,
+    mask: np.uint64, size: int, symmetric: bool, episodes: int, first: int, total: int,
+    vs_random: bool, lr: float, gamma: float, eps0: float, eps1: float, seed: int
+) -> None:  # fmt: skip
     """Run ``episodes`` games (numbers first .. first+episodes-1 of ``total``), updating Q."""
     np.random.seed(seed)
     for ep in range(first, first + episodes):
@@ -279,20 +248,10 @@ def train_episodes(
 
 @njit(cache=True)
 def play_eval(
-    k1: np.ndarray,
-    v1: np.ndarray,
-    k2: np.ndarray,
-    v2: np.ndarray,
-    p0: np.uint64,
-    o0: np.uint64,
-    mask: np.uint64,
-    size: int,
-    symmetric: bool,
-    games: int,
-    random1: bool,
-    random2: bool,
-    seed: int,
-) -> tuple[int, int, int]:
+    k1: np.ndarray, v1: np.ndarray, k2: np.ndarray, v2: np.ndarray, p0: np.uint64,
+    o0: np.uint64, mask: np.uint64, size: int, symmetric: bool, games: int, random1: bool,
+    random2: bool, seed: int
+) -> tuple[int, int, int]:  # fmt: skip
     """Player 1 (table k1/v1, or random) against player 2, colours alternating: (w, d, l)."""
     np.random.seed(seed)
     w = d = lost = 0

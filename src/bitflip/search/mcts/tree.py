@@ -90,17 +90,10 @@ class TreePool:
 
 @njit(cache=True)
 def reset_trees(
-    np_: np.ndarray,
-    no_: np.ndarray,
-    nstate: np.ndarray,
-    nvisit: np.ndarray,
-    ncount: np.ndarray,
-    ecount: np.ndarray,
-    sims: np.ndarray,
-    p: np.ndarray,
-    o: np.ndarray,
-    which: np.ndarray,
-) -> None:
+    np_: np.ndarray, no_: np.ndarray, nstate: np.ndarray, nvisit: np.ndarray,
+    ncount: np.ndarray, ecount: np.ndarray, sims: np.ndarray, p: np.ndarray, o: np.ndarray,
+    which: np.ndarray
+) -> None:  # fmt: skip
     for g in range(which.shape[0]):
         if which[g]:
             np_[g, 0] = p[g]
@@ -114,17 +107,9 @@ def reset_trees(
 
 @njit(cache=True)
 def _backup(
-    g: int,
-    k: int,
-    d: int,
-    v: float,
-    vloss: float,
-    path_e: np.ndarray,
-    path_n: np.ndarray,
-    en: np.ndarray,
-    ew: np.ndarray,
-    nvisit: np.ndarray,
-) -> None:
+    g: int, k: int, d: int, v: float, vloss: float, path_e: np.ndarray, path_n: np.ndarray,
+    en: np.ndarray, ew: np.ndarray, nvisit: np.ndarray
+) -> None:  # fmt: skip
     # v is the leaf's value for its side to move; each edge above flips the view.
     cur = v
     for j in range(d - 1, -1, -1):
@@ -137,16 +122,9 @@ def _backup(
 
 @njit(cache=True)
 def _revert(
-    g: int,
-    k: int,
-    d: int,
-    vloss: float,
-    path_e: np.ndarray,
-    path_n: np.ndarray,
-    en: np.ndarray,
-    ew: np.ndarray,
-    nvisit: np.ndarray,
-) -> None:
+    g: int, k: int, d: int, vloss: float, path_e: np.ndarray, path_n: np.ndarray,
+    en: np.ndarray, ew: np.ndarray, nvisit: np.ndarray
+) -> None:  # fmt: skip
     for j in range(d):
         e = path_e[g, k, j]
         ew[g, e] += vloss
@@ -166,19 +144,10 @@ def _terminal_value(p: np.uint64, o: np.uint64) -> float:
 
 @njit(cache=True, parallel=True)
 def select_leaves(
-    nodes: Arrays,
-    edges: Arrays,
-    leaves: Arrays,
-    ncount: np.ndarray,
-    sims: np.ndarray,
-    active: np.ndarray,
-    target: int,
-    k_leaves: int,
-    cpuct: float,
-    fpu: float,
-    vloss: float,
-    mask: np.uint64,
-) -> None:
+    nodes: Arrays, edges: Arrays, leaves: Arrays, ncount: np.ndarray, sims: np.ndarray,
+    active: np.ndarray, target: int, k_leaves: int, cpuct: float, fpu: float, vloss: float,
+    mask: np.uint64
+) -> None:  # fmt: skip
     """Descend up to ``k_leaves`` times in each active tree; fill the leaf slots.
 
     Terminal nodes are backed up at once. A descent that meets a leaf already pending in this
@@ -267,17 +236,9 @@ def select_leaves(
 
 @njit(cache=True, parallel=True)
 def expand_backup(
-    nodes: Arrays,
-    edges: Arrays,
-    leaves: Arrays,
-    ecount: np.ndarray,
-    sims: np.ndarray,
-    vloss: float,
-    mask: np.uint64,
-    slot: np.ndarray,
-    probs: np.ndarray,
-    values: np.ndarray,
-) -> None:
+    nodes: Arrays, edges: Arrays, leaves: Arrays, ecount: np.ndarray, sims: np.ndarray,
+    vloss: float, mask: np.uint64, slot: np.ndarray, probs: np.ndarray, values: np.ndarray
+) -> None:  # fmt: skip
     """Expand every pending leaf with its evaluated priors and back its value up.
 
     ``slot[g, k]`` is the row of ``probs`` / ``values`` that holds leaf ``(g, k)``.
@@ -338,15 +299,9 @@ def expand_backup(
 
 @njit(cache=True)
 def add_root_noise(
-    nfirst: np.ndarray,
-    nnum: np.ndarray,
-    nstate: np.ndarray,
-    eprior: np.ndarray,
-    which: np.ndarray,
-    alpha: float,
-    eps: float,
-    seed: int,
-) -> None:
+    nfirst: np.ndarray, nnum: np.ndarray, nstate: np.ndarray, eprior: np.ndarray,
+    which: np.ndarray, alpha: float, eps: float, seed: int
+) -> None:  # fmt: skip
     """Mix Dirichlet(alpha) noise into the root priors of the chosen trees (AlphaZero)."""
     np.random.seed(seed)
     for g in range(which.shape[0]):
@@ -367,15 +322,9 @@ def add_root_noise(
 
 @njit(cache=True)
 def root_stats(
-    nfirst: np.ndarray,
-    nnum: np.ndarray,
-    nstate: np.ndarray,
-    emove: np.ndarray,
-    en: np.ndarray,
-    ew: np.ndarray,
-    out_visits: np.ndarray,
-    out_q: np.ndarray,
-) -> None:
+    nfirst: np.ndarray, nnum: np.ndarray, nstate: np.ndarray, emove: np.ndarray,
+    en: np.ndarray, ew: np.ndarray, out_visits: np.ndarray, out_q: np.ndarray
+) -> None:  # fmt: skip
     """Root visit counts per move (65 columns, PASS = 64) and the root value for its mover."""
     out_visits[:] = 0.0
     for g in range(out_visits.shape[0]):
