@@ -175,6 +175,17 @@ class Replay:
     def game_moves(self, g: int) -> list[Move]:
         return [int(m) for m in self.moves[g, : self.length[g]].tolist()]
 
+    def black_margin(self, squares: int = 64) -> np.ndarray:
+        """Black's disc margin where each replay stopped, the empties given to the winner.
+
+        The array form of :func:`bitflip.core.bitboard.margin_with_empties` (int64); it is a
+        final score only where ``over`` is true. ``squares``: the board's number of squares.
+        """
+        b = self.black.astype(np.int64)
+        w = self.white.astype(np.int64)
+        diff = b - w
+        return np.asarray(diff + np.sign(diff) * (squares - b - w))
+
     def why(self, g: int) -> str:
         return REASONS.get(int(self.reason[g]), "is illegal")
 

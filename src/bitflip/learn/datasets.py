@@ -91,13 +91,9 @@ def positions_from_games(source: GameSource) -> tuple[PositionBatch, BuildStats]
     assert pos is not None
     game = pos.game
     side = pos.white.astype(np.int8)
-    # Black's final margin, empties to the winner, where the game was played out.
-    black_diff = rep.black.astype(np.int64) - rep.white
-    empties = 64 - rep.black.astype(np.int64) - rep.white
-    black_final = np.sign(black_diff) * (np.abs(black_diff) + empties)
     known = rep.over[game]
     mover = np.where(side == 0, 1, -1)
-    diff = np.where(known, black_final[game] * mover, 0)
+    diff = np.where(known, rep.black_margin()[game] * mover, 0)
     theoretical = np.full(len(game), NO_SCORE, dtype=np.int64)
     theo_black = _per_game(source.theoretical_black, n_games, -1)
     depth = _per_game(source.theoretical_depth, n_games, 24)
