@@ -6,16 +6,9 @@ import argparse
 
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-_CONVERT_HELP = "convert game files between formats (.txt, .ggf, .wtb; .obf)"
-_CONVERT_DETAILS = (
-    "Convert by file extension: .txt transcripts (one game per line), .ggf "
-    "(GGS records), .wtb (WTHOR; writing it also writes the .JOU/.TRN names beside it), "
-    ".obf positions (to .obf only). Every game is replayed and checked."
-)
-
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(sub, "convert", _CONVERT_HELP, _CONVERT_DETAILS)
+    p = add_subcommand(sub, "convert")
     p.add_argument("input", help="file to read")
     p.add_argument("output", help="file to write (its extension picks the format)")
     p.add_argument(

@@ -5,24 +5,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand
-
-_DATA_HELP = "build training data from game databases"
-_DATA_DETAILS = "Training data: versioned npz shards of positions with their targets."
-_BUILD_HELP = "convert WTHOR files (and extra game files) to training shards"
-_BUILD_DETAILS = (
-    "One shard per input file: every position of every game with the move "
-    "played, the final disc difference and result from the mover's view and WTHOR's "
-    "theoretical score. Repeated games are dropped; positions are deduplicated at "
-    "training time, after the split by game."
-)
+from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(sub, "data", _DATA_HELP, _DATA_DETAILS)
-    dsub = p.add_subparsers(dest="data_command", metavar="ACTION")
-    dsub.required = True
-    b = add_subcommand(dsub, "build", _BUILD_HELP, _BUILD_DETAILS)
+    dsub = add_actions(sub, "data")
+    b = add_subcommand(dsub, "data build")
     b.add_argument("--wthor", type=Path, help="folder of WTH_*.wtb files (or one .wtb file)")
     b.add_argument(
         "--extra",

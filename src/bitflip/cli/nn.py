@@ -6,27 +6,15 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
 
 if TYPE_CHECKING:
     from bitflip.learn.shards import PositionBatch
 
 
-_NN_HELP = "test or describe a network file"
-_TEST_HELP = "a network's accuracy (policy) or MSE and disc error (value) on WTHOR games"
-_TEST_DETAILS = (
-    "Policy nets: top-1/top-3 accuracy over every position of the games "
-    "(top1_choice: positions with two or more legal moves). Value nets: MSE of the "
-    "result on the +-1 scale and the disc error, finished games only."
-)
-_INFO_HELP = "print a network file's config, lineage and metrics"
-
-
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(sub, "nn", _NN_HELP)
-    nsub = p.add_subparsers(dest="nn_command", metavar="ACTION")
-    nsub.required = True
-    t = add_subcommand(nsub, "test", _TEST_HELP, _TEST_DETAILS)
+    nsub = add_actions(sub, "nn")
+    t = add_subcommand(nsub, "nn test")
     t.add_argument("model", type=Path, help="a network file (.pt)")
     t.add_argument(
         "--wthor",
@@ -38,7 +26,7 @@ def register(sub: Subparsers) -> None:
     )
     t.add_argument("--device", default="auto", help="cpu, cuda or auto")
     t.set_defaults(func=run_test)
-    i = add_subcommand(nsub, "info", _INFO_HELP)
+    i = add_subcommand(nsub, "nn info")
     i.add_argument("model", type=Path)
     i.set_defaults(func=run_info)
 

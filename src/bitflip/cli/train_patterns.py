@@ -7,17 +7,9 @@ from typing import Any
 
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-_PATTERNS_HELP = "fit the pattern-table evaluation on WTHOR games"
-_PATTERNS_DETAILS = (
-    "Regression of the pattern tables (one set per game phase) on positions of "
-    "WTHOR games, split by game; prints the held-out mean absolute error in discs and writes "
-    "patterns-<hash>.npz with a card (.md) into the run folder. A run that is stopped "
-    "resumes from its last epoch when started again with the same config."
-)
-
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(sub, "patterns", _PATTERNS_HELP, _PATTERNS_DETAILS)
+    p = add_subcommand(sub, "train patterns")
     p.add_argument("--config", required=True, help="TOML file (see configs/patterns.toml)")
     p.add_argument("--wthor", help="WTHOR folder or .wtb file (overrides the config)")
     p.add_argument(

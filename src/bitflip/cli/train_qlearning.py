@@ -6,15 +6,9 @@ import argparse
 
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-_QLEARNING_HELP = "tabular Q-learning on hashed states (configs/qlearning.toml)"
-_QLEARNING_DETAILS = (
-    "Trains a Q-table by self-play or against random, saves it, then prints "
-    "the report's table: random vs random, trained vs random, trained vs trained."
-)
-
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(sub, "qlearning", _QLEARNING_HELP, _QLEARNING_DETAILS)
+    p = add_subcommand(sub, "train qlearning")
     p.add_argument("--config", required=True, help="TOML config (see configs/qlearning.toml)")
     p.add_argument("--out", required=True, help="table file to write (.npz); resumed if present")
     p.add_argument("--size", type=int, help="board size (overrides the config)")

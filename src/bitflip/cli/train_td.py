@@ -6,15 +6,9 @@ import argparse
 
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-_TD_HELP = "TD(lambda) on the FIREBRAND features with time weights (configs/td.toml)"
-_TD_DETAILS = (
-    "Staged TD(lambda) self-play (10, 20, 40, 60 empties ...). Writes "
-    "weights.json (use with td:weights=FILE or --eval), trajectory.csv and trajectory.png."
-)
-
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(sub, "td", _TD_HELP, _TD_DETAILS)
+    p = add_subcommand(sub, "train td")
     p.add_argument("--config", required=True, help="TOML config (see configs/td.toml)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--games-per-stage", type=int, help="overrides the config")
