@@ -12,14 +12,8 @@ def register(sub: Subparsers) -> None:
     dsub = add_actions(sub, "data")
     b = add_subcommand(dsub, "data build")
     b.add_argument("--wthor", type=Path, help="folder of WTH_*.wtb files (or one .wtb file)")
-    b.add_argument(
-        "--extra",
-        type=Path,
-        nargs="*",
-        default=[],
-        metavar="FILE",
-        help="more game files (.wtb, .ggf, .txt, eOthello .csv); stored with year 0 (train only)",
-    )
+    extra = "more game files (.wtb, .ggf, .txt, eOthello .csv); stored with year 0 (train only)"
+    b.add_argument("--extra", type=Path, nargs="*", default=[], metavar="FILE", help=extra)
     b.add_argument("--out", type=Path, required=True, help="output folder for the shards")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=run_build)
