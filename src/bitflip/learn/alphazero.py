@@ -3,7 +3,7 @@
 ::
 
     RUN/accepted/   0000.json, 0001.json ... -> az-<hash>.pt   the best net of each generation
-    RUN/shards/     it0003-002.npz                             self-play records of iteration 3
+    RUN/shards/     it0003-002.npz                             self-play shards of iteration 3
     RUN/checkpoints/it0003.json -> az-<hash>.pt                the candidate trained in iteration 3
     RUN/gating/     it0003.json                                its match against the best net
 
