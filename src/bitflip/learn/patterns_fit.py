@@ -1,6 +1,8 @@
 """Fit the pattern evaluation by regression on positions of WTHOR games.
 
-Every position before a move of every game becomes a sample; its target is the final disc
+Every position before a move of every game becomes a sample (the games are replayed into
+training positions by :func:`bitflip.learn.datasets.positions_from_games`, as for every other
+learner); its target is the final disc
 difference from the mover's view (empties to the winner), or, for positions with at least
 ``depth`` empties in files that store it, the WTHOR theoretical score (perfect play from the
 game's position at ``depth`` empties, so free of the players' endgame errors). Games, never
