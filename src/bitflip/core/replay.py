@@ -49,25 +49,19 @@ def _why_no_pass(p: np.uint64, o: np.uint64, mask: np.uint64, if_mover_can: int)
 @njit(cache=True)
 def _replay_kernel(
     moves: np.ndarray,
-    black0: np.ndarray,
-    white0: np.ndarray,
-    white_first: np.ndarray,
+    starts: tuple[np.ndarray, np.ndarray, np.ndarray],
     mask: np.uint64,
-    out: np.ndarray,
-    n_out: np.ndarray,
-    bad: np.ndarray,
-    reason: np.ndarray,
-    black: np.ndarray,
-    white: np.ndarray,
-    over: np.ndarray,
-    pos_p: np.ndarray,
-    pos_o: np.ndarray,
-    pos_white: np.ndarray,
-    pos_ply: np.ndarray,
-    n_pos: np.ndarray,
+    games: tuple[np.ndarray, ...],
+    positions: tuple[np.ndarray, ...],
 ) -> None:
-    # pos_* have shape (games, plies) when positions are wanted, (0, 0) when not: the position
-    # before each played (non-pass) move, its mover (True: white) and its ply (passes counted).
+    # starts: black, white and white-to-move per game. games: per game, the moves with passes
+    # (out, n_out), where and why it broke off (bad, reason), final discs and whether it is
+    # over. positions: pos_* of shape (games, plies) when positions are wanted, (0, 0) when
+    # not: the position before each played (non-pass) move, its mover (True: white) and its
+    # ply (passes counted), n_pos per game.
+    black0, white0, white_first = starts
+    out, n_out, bad, reason, black, white, over = games
+    pos_p, pos_o, pos_white, pos_ply, n_pos = positions
     keep = pos_p.shape[0] > 0
     n_games, length = moves.shape
     for g in range(n_games):
@@ -230,22 +224,14 @@ def replay(
     if n:
         _replay_kernel(
             moves,
-            np.ascontiguousarray(black0, dtype=np.uint64),
-            np.ascontiguousarray(white0, dtype=np.uint64),
-            np.ascontiguousarray(white_first, dtype=np.bool_),
+            (
+                np.ascontiguousarray(black0, dtype=np.uint64),
+                np.ascontiguousarray(white0, dtype=np.uint64),
+                np.ascontiguousarray(white_first, dtype=np.bool_),
+            ),
             np.uint64(mask),
-            out,
-            n_out,
-            bad,
-            reason,
-            black,
-            white,
-            over,
-            pos_p,
-            pos_o,
-            pos_white,
-            pos_ply,
-            n_pos,
+            (out, n_out, bad, reason, black, white, over),
+            (pos_p, pos_o, pos_white, pos_ply, n_pos),
         )
     found = None
     if positions:
