@@ -9,18 +9,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
 from bitflip.core.arrays import legal_moves_many, play_many, random_moves
 from bitflip.core.bitboard import margin_with_empties
-from bitflip.core.board import Board, Color
+from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
 from bitflip.search.mcts.search import BatchedMCTS, choose_moves
 
-if TYPE_CHECKING:
-    from bitflip.agents import Agent
+
+class MovePicker(Protocol):
+    """What a match needs of a non-MCTS player (every :class:`bitflip.agents.Agent` has it).
+
+    Declared here so that search does not import the agents layer above it.
+    """
+
+    def select_move(self, board: Board) -> Move: ...
 
 
 @dataclass
@@ -56,7 +62,7 @@ def _board(p: int, o: int, side: int, size: int) -> Board:
 
 
 def play_games(
-    players: Sequence[BatchedMCTS | Agent],
+    players: Sequence[BatchedMCTS | MovePicker],
     seats: np.ndarray,
     *,
     record: bool = False,
@@ -196,8 +202,8 @@ class MatchResult:
 
 
 def play_match(
-    a: BatchedMCTS | Agent,
-    b: BatchedMCTS | Agent,
+    a: BatchedMCTS | MovePicker,
+    b: BatchedMCTS | MovePicker,
     pairs: int,
     *,
     opening_plies: int = 4,
