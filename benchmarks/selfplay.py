@@ -18,12 +18,12 @@ import numpy as np
 import torch
 
 from bitflip.nn.alphazero import AZNet, AZNetConfig
-from bitflip.nn.evaluator import NetEvaluator
+from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.mcts import BatchedMCTS, MCTSConfig
 from bitflip.search.mcts.games import play_games
 
 
-def measure(ev: NetEvaluator, games: int, cfg: MCTSConfig, rounds: int) -> tuple[float, int, int]:
+def measure(ev: NetPolicyValue, games: int, cfg: MCTSConfig, rounds: int) -> tuple[float, int, int]:
     """Positions per second over ``rounds`` calls of ``games`` lockstep games."""
     mcts = BatchedMCTS(ev, games, cfg, seed=1)
     positions = 0
@@ -48,7 +48,7 @@ def main() -> None:
     args = ap.parse_args()
     torch.manual_seed(0)
     net = AZNet(AZNetConfig(size=args.size, channels=args.channels, fc1=256, fc2=128))
-    ev = NetEvaluator(net, args.device)
+    ev = NetPolicyValue(net, args.device)
     cfg = MCTSConfig(sims=args.sims)
     measure(ev, 2, MCTSConfig(sims=4), 1)  # compile the kernels, warm up torch
     single, n1, c1 = measure(ev, 1, cfg, args.single_games)

@@ -60,7 +60,8 @@ def test_import_bitflip_does_not_import_torch() -> None:
 def test_a_missing_extra_names_the_install_line_that_works(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setitem(sys.modules, "rich", None)  # import rich now fails as if not installed
+    for name in [m for m in sys.modules if m == "rich" or m.startswith("rich.")] + ["rich"]:
+        monkeypatch.setitem(sys.modules, name, None)  # importing rich fails as if not installed
     assert main(["arena", "random", "greedy", "--games", "2"]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "pip install -e '.[arena]' in the clone" in err

@@ -30,3 +30,17 @@ def test_errors_name_the_file_and_the_keys(tmp_path: Path) -> None:
         read_flat_config(p, Cfg)
     with pytest.raises(FileNotFoundError, match="no config file"):
         read_flat_config(tmp_path / "missing.toml", Cfg)
+
+
+def test_tables_build_dataclasses_with_errors_that_say_where(tmp_path: Path) -> None:
+    from bitflip.tomlconfig import build, check_keys, read_toml
+
+    p = tmp_path / "c.toml"
+    p.write_text("[run]\ngames = 3\n[other]\nx = 1\n")
+    data = read_toml(p)
+    assert build(Cfg, data["run"], f"{p} [run]") == Cfg(3, "")
+    with pytest.raises(ValueError, match=r"c\.toml \[other\]: unknown keys \['x'\]"):
+        build(Cfg, data["other"], f"{p} [other]")
+    check_keys({"games": 1}, ("games",), "ok")  # known names as a list
+    with pytest.raises(ValueError, match=r"^ok: unknown keys \['gam'\]"):
+        check_keys({"gam": 1}, ("games",), "ok")

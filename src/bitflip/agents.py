@@ -161,41 +161,43 @@ class RandomAgent(_SeededAgent):
         return moves[int(self.rng.integers(len(moves)))]
 
 
-class GreedyAgent(_SeededAgent):
+class _OnePlyAgent(_SeededAgent):
+    """Scores each legal move on its own and plays the best (ties broken with the seed)."""
+
+    def select_move(self, board: Board) -> Move:
+        moves = list(board.legal_moves)
+        if moves == [PASS]:
+            return PASS
+        p, o, _ = _sides(board)
+        return self._choose_best({m: self.score(board, p, o, m) for m in moves})
+
+    def score(self, board: Board, p: np.uint64, o: np.uint64, move: Move) -> float:
+        raise NotImplementedError
+
+
+class GreedyAgent(_OnePlyAgent):
     """The move that leaves the most discs of its own colour."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self.name = "greedy"
 
-    def select_move(self, board: Board) -> Move:
-        p, o, _ = _sides(board)
-        moves = list(board.legal_moves)
-        if moves == [PASS]:
-            return PASS
-        return self._choose_best({m: bb.popcount(bb.flips(p, o, m)) for m in moves})
+    def score(self, board: Board, p: np.uint64, o: np.uint64, move: Move) -> float:
+        return float(bb.popcount(bb.flips(p, o, move)))
 
 
-class PositionalAgent(_SeededAgent):
+class PositionalAgent(_OnePlyAgent):
     """The move that maximises the classic disc-square table after it (one ply)."""
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__(seed)
         self.name = "positional"
 
-    def select_move(self, board: Board) -> Move:
+    def score(self, board: Board, p: np.uint64, o: np.uint64, move: Move) -> float:
         from bitflip.eval.positional import TABLES, disc_square_score
 
-        p, o, _ = _sides(board)
-        moves = list(board.legal_moves)
-        if moves == [PASS]:
-            return PASS
-        table = TABLES[board.size]
-        scores: dict[Move, float] = {}
-        for m in moves:
-            np_, no = bb.play(p, o, m)
-            scores[m] = -disc_square_score(np.uint64(np_), np.uint64(no), table)
-        return self._choose_best(scores)
+        np_, no = bb.play(p, o, move)
+        return -float(disc_square_score(np.uint64(np_), np.uint64(no), TABLES[board.size]))
 
 
 class MinimaxAgent(_SeededAgent):
@@ -234,8 +236,11 @@ register_agent("minimax", MinimaxAgent)
 register_agent("nboard", "bitflip.protocols.client:NBoardAgent")
 register_agent("alphabeta", "bitflip.engine:AlphaBetaAgent")
 register_agent("engine", "bitflip.engine:EngineAgent")
-register_agent("mcts", "bitflip.search.mcts.agent:MCTSAgent")
+register_agent("mcts", "bitflip.nn.mcts_agent:mcts_agent")
 register_agent("qlearning", "bitflip.learn.qlearning:QLearningAgent")
 register_agent("policy", "bitflip.nn.agents:PolicyAgent")
 register_agent("value", "bitflip.nn.agents:ValueAgent")
 register_agent("td", "bitflip.learn.td:TDAgent")
+
+BUILTIN_AGENTS: tuple[str, ...] = tuple(sorted(_REGISTRY))
+"""The agents bitflip itself registers (plugins and tests may register more)."""

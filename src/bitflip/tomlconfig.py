@@ -1,11 +1,55 @@
-"""Reading flat TOML config files into typed dataclasses, with errors that name the file."""
+"""The one reader of TOML config files: parsed tables to typed dataclasses, errors naming the file.
+
+Every config (training, self-play, pattern fitting, TD, Q-learning, arena) is read through
+:func:`read_toml`, and its tables are checked against the fields of a dataclass with
+:func:`check_keys` / :func:`build`, so every loader reports a bad file the same way.
+"""
 
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Iterable
 from dataclasses import fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def read_toml(path: str | Path) -> dict[str, Any]:
+    """The parsed TOML file.
+
+    Raises:
+        FileNotFoundError: no such file.
+        ValueError: not valid TOML (the message names the file).
+    """
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise FileNotFoundError(f"no config file {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML ({exc})") from None
+
+
+def check_keys(data: dict[str, Any], known: type[Any] | Iterable[str], where: str) -> None:
+    """Raise ValueError naming every key of ``data`` that is not a field of ``known``.
+
+    ``known`` is a dataclass or the allowed names; ``where`` says which file and table.
+    """
+    names = {f.name for f in fields(known)} if isinstance(known, type) else set(known)
+    unknown = sorted(set(data) - names)
+    if unknown:
+        raise ValueError(f"{where}: unknown keys {unknown}; known: {sorted(names)}")
+
+
+def build(cls: type[T], data: dict[str, Any], where: str) -> T:
+    """``cls(**data)`` after checking the keys; a constructor's error is prefixed by ``where``."""
+    check_keys(data, cls, where)
+    try:
+        return cls(**data)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{where}: {exc}") from None
 
 
 def read_flat_config(path: str | Path, cls: type[Any]) -> dict[str, Any]:
@@ -15,15 +59,6 @@ def read_flat_config(path: str | Path, cls: type[Any]) -> dict[str, Any]:
         FileNotFoundError: no such file.
         ValueError: not valid TOML, or a key that ``cls`` does not have (all are named).
     """
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise FileNotFoundError(f"no config file {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from None
-    known = {f.name for f in fields(cls)}
-    unknown = sorted(set(data) - known)
-    if unknown:
-        raise ValueError(f"{path}: unknown keys {unknown}; known: {sorted(known)}")
+    data = read_toml(path)
+    check_keys(data, cls, str(path))
     return data

@@ -27,7 +27,7 @@ from bitflip.nn.checkpoint import (  # noqa: E402
     load_model,
     save_model,
 )
-from bitflip.nn.evaluator import NetEvaluator  # noqa: E402
+from bitflip.nn.policy_value import NetPolicyValue  # noqa: E402
 from bitflip.search.mcts.games import MatchResult  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "data"
@@ -60,9 +60,9 @@ def test_net_masks_illegal_actions(residual: bool) -> None:
     assert -1 <= float(value.detach()) <= 1
 
 
-def test_evaluator_speaks_the_search_protocol() -> None:
+def test_net_speaks_the_search_protocol() -> None:
     net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8))
-    ev = NetEvaluator(net)
+    ev = NetPolicyValue(net)
     b = Board(size=6)
     p, o = (np.array([x, x], np.uint64) for x in b.side_bitboards())
     pol, val = ev.evaluate(p, o)
@@ -124,7 +124,7 @@ def test_corrupt_net_file_is_one_clear_line_everywhere(tmp_path: Path) -> None:
     cut = tmp_path / "cut.pt"  # no hash in the name: the reader itself must notice
     cut.write_bytes(bad.read_bytes())
     with pytest.raises(CheckpointError, match="not a readable network file") as err:
-        NetEvaluator.from_file(cut, "cpu")
+        NetPolicyValue.from_file(cut, "cpu")
     assert "\n" not in str(err.value)
     proc = subprocess.run(
         [sys.executable, "-m", "bitflip.cli.main", "arena", f"mcts:net={cut},sims=2", "random",
@@ -186,7 +186,7 @@ def test_loop_writes_every_step_and_resumes(tmp_path: Path) -> None:
     assert run.iterations_done() == 2
     assert best.exists()  # accepted nets are never removed
     assert json.loads((run.accepted / "0001.json").read_text())["net"] == best.name
-    from bitflip.learn.datasets import read_shard
+    from bitflip.learn.shards import read_shard
 
     first = sorted(run.shards.glob("it*.npz"))[0]
     assert len(read_shard(first)) > 0  # self-play shards are shared-format training records
@@ -258,7 +258,7 @@ def test_shipped_6x6_net_plays_and_beats_random() -> None:
     from bitflip.search.mcts import BatchedMCTS, MCTSConfig
     from bitflip.search.mcts.games import play_match
 
-    mcts = BatchedMCTS(NetEvaluator.from_file(SHIPPED_6X6, "cpu"), 4, MCTSConfig(sims=20))
+    mcts = BatchedMCTS(NetPolicyValue.from_file(SHIPPED_6X6, "cpu"), 4, MCTSConfig(sims=20))
     res = play_match(mcts, make_agent("random", seed=2), 2, opening_plies=0)
     assert res.wins == 4
 
@@ -283,7 +283,7 @@ def test_shipped_configs_load_and_build_their_net(name: str) -> None:
     net = AZNet(cfg.net).eval()
     b = Board(size=cfg.net.size)
     p, o = (np.array([x], np.uint64) for x in b.side_bitboards())
-    pol, val = NetEvaluator(net).evaluate(p, o)
+    pol, val = NetPolicyValue(net).evaluate(p, o)
     assert set(np.flatnonzero(pol[0])) <= set(b.legal_moves) and -1 <= val[0] <= 1
 
 
@@ -321,7 +321,7 @@ def test_ray_backend_writes_the_same_shards_as_local(tmp_path: Path) -> None:
     az.selfplay_step(local_cfg, local, 0)
     local_shards = sorted(local.shards.glob("it0000-*.npz"))
     assert [_shard_format(p) for p in shards] == [_shard_format(p) for p in local_shards]
-    from bitflip.learn.datasets import read_shard
+    from bitflip.learn.shards import read_shard
 
     for ray_shard, local_shard in zip(shards, local_shards, strict=True):
         assert len(read_shard(ray_shard)) > 0

@@ -7,28 +7,23 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bitflip.core import bitboard as bb
+from bitflip.core.arrays import symmetry_square_table, transform_many
 from bitflip.core.board import BLACK, Board
 from bitflip.core.geometry import PASS
-from bitflip.learn.build import build, read_eothello_csv
+from bitflip.learn.build import build
 from bitflip.learn.datasets import (
-    FORMAT_VERSION,
-    NO_SCORE,
     GameSource,
-    Records,
-    ShardError,
     by_years,
     canonical_keys,
     dedup_policy,
     dedup_value,
-    opponent_legal,
-    read_shard,
-    read_shards,
-    records_from_games,
+    positions_from_games,
     split_by_game,
-    symmetry_square_table,
-    transform_many,
-    write_shard,
+)
+from bitflip.learn.shards import (
+    NO_SCORE,
+    PositionBatch,
+    read_shards,
 )
 
 
@@ -58,13 +53,15 @@ def games() -> list[Board]:
 
 
 @pytest.fixture(scope="module")
-def records(games: list[Board]) -> Records:
-    rec, stats = records_from_games(source_of(games, [1990 + i % 30 for i in range(30)]))
+def records(games: list[Board]) -> PositionBatch:
+    rec, stats = positions_from_games(source_of(games, [1990 + i % 30 for i in range(30)]))
     assert stats.games == 30 and stats.unfinished == 0 and not stats.illegal
     return rec
 
 
-def test_records_match_a_replay_with_the_board_api(games: list[Board], records: Records) -> None:
+def test_records_match_a_replay_with_the_board_api(
+    games: list[Board], records: PositionBatch
+) -> None:
     k = 0
     for g, final in enumerate(games):
         out = final.outcome()
@@ -93,7 +90,7 @@ def test_records_match_a_replay_with_the_board_api(games: list[Board], records: 
 def test_theoretical_score_sits_at_its_depth_only() -> None:
     (game,) = random_games(1, seed=3)
     moves = [m for m in game.move_stack if m != PASS]
-    rec, _ = records_from_games(GameSource([moves], [2001], [40], theoretical_depth=24))
+    rec, _ = positions_from_games(GameSource([moves], [2001], [40], theoretical_depth=24))
     at = np.flatnonzero(rec.theoretical != NO_SCORE)
     assert len(at) == 1
     i = int(at[0])
@@ -106,7 +103,7 @@ def test_illegal_and_unfinished_games() -> None:
     moves = [m for m in game.move_stack if m != PASS]
     bad = [*moves[:5], 0, *moves[6:]]  # a1 is never legal on move 6
     short = moves[:20]
-    rec, stats = records_from_games(GameSource([bad, short, moves], [0, 0, 0], [-1, -1, -1]))
+    rec, stats = positions_from_games(GameSource([bad, short, moves], [0, 0, 0], [-1, -1, -1]))
     assert stats.illegal == [(0, 5)]
     assert stats.games == 2 and stats.unfinished == 1
     assert set(np.unique(rec.game)) == {1, 2}
@@ -115,42 +112,7 @@ def test_illegal_and_unfinished_games() -> None:
     assert rec.result_known[rec.game == 2].all()
 
 
-def test_shard_round_trip_and_errors(records: Records, tmp_path: Path) -> None:
-    path = write_shard(tmp_path / "a", records, source="test")
-    assert path.name == "a.npz"
-    back = read_shard(path)
-    for name in ("player", "opponent", "move", "disc_diff", "theoretical", "game", "year"):
-        np.testing.assert_array_equal(getattr(back, name), getattr(records, name))
-    write_shard(tmp_path / "b.npz", records)
-    both = read_shards(tmp_path)
-    assert len(both) == 2 * len(records)
-    assert len(np.unique(both.game)) == 2 * len(np.unique(records.game))
-
-    arrays = dict(np.load(path))
-    arrays["format_version"] = np.int64(FORMAT_VERSION + 1)
-    np.savez(tmp_path / "new.npz", **arrays)
-    with pytest.raises(ShardError, match="version"):
-        read_shard(tmp_path / "new.npz")
-    del arrays["move"]
-    arrays["format_version"] = np.int64(FORMAT_VERSION)
-    np.savez(tmp_path / "lack.npz", **arrays)
-    with pytest.raises(ShardError, match="lacks move"):
-        read_shard(tmp_path / "lack.npz")
-    (tmp_path / "junk.npz").write_bytes(path.read_bytes()[:100])
-    with pytest.raises(ShardError, match="junk.npz"):
-        read_shard(tmp_path / "junk.npz")
-    with pytest.raises(FileNotFoundError):
-        read_shards(tmp_path / "nowhere")
-
-
-def test_records_reject_mismatched_arrays(records: Records) -> None:
-    fields = {name: getattr(records, name) for name in records.__dataclass_fields__}
-    fields["move"] = fields["move"][:-1]
-    with pytest.raises(ShardError, match="move"):
-        Records(**fields)
-
-
-def test_split_by_game_is_disjoint_and_seeded(records: Records) -> None:
+def test_split_by_game_is_disjoint_and_seeded(records: PositionBatch) -> None:
     a = split_by_game(records, [0.2, 0.8], seed=1)
     b = split_by_game(records, [0.2, 0.8], seed=2)
     assert (a[0] ^ a[1]).all()  # every record in exactly one part
@@ -164,12 +126,12 @@ def test_split_by_game_is_disjoint_and_seeded(records: Records) -> None:
     assert ((records.year[years] >= 1995) & (records.year[years] <= 2000)).all()
 
 
-def test_dedup_collapses_symmetric_positions(records: Records) -> None:
+def test_dedup_collapses_symmetric_positions(records: PositionBatch) -> None:
     # The start position occurs once per game; its 4 first moves are symmetric to each other.
     first = records.subset(records.ply == 0)
     assert len(dedup_policy(first)) == 1
     vt = dedup_value(first)
-    assert len(vt.records) == 1 and vt.count[0] == len(first)
+    assert len(vt.positions) == 1 and vt.count[0] == len(first)
     assert vt.wdl[0] == pytest.approx(first.wdl.mean())
     assert vt.disc_diff[0] == pytest.approx(first.disc_diff.mean())
     # transformed copies of records collapse onto the originals
@@ -181,30 +143,7 @@ def test_dedup_collapses_symmetric_positions(records: Records) -> None:
     k1 = canonical_keys(records.player, records.opponent, records.move.astype(np.int64))
     k2 = canonical_keys(moved.player, moved.opponent, moved.move.astype(np.int64))
     np.testing.assert_array_equal(k1, k2)
-    assert len(dedup_policy(Records.concat([records, moved]))) == len(dedup_policy(records))
-
-
-def test_symmetry_helpers_agree_with_the_kernel(records: Records) -> None:
-    table = symmetry_square_table()
-    for s in range(8):
-        assert sorted(table[s]) == list(range(64))
-        for sq in (0, 9, 27, 63):
-            assert int(bb.transform(np.uint64(1 << sq), s, 8)) == 1 << int(table[s, sq])
-    opp = opponent_legal(records.player[:50], records.opponent[:50])
-    for i in range(50):
-        mask = np.uint64(0xFFFFFFFFFFFFFFFF)
-        assert opp[i] == bb.legal_moves(records.opponent[i], records.player[i], mask)
-
-
-def test_eothello_csv(tmp_path: Path) -> None:
-    (game,) = random_games(1, seed=5)
-    text = "".join(game.geometry.square_name(m) for m in game.move_stack if m != PASS)
-    path = tmp_path / "games.csv"
-    path.write_text(f"Othello_game_id,winner,game_moves\nx1,1,{text}\n")
-    assert read_eothello_csv(path) == [[m for m in game.move_stack if m != PASS]]
-    (tmp_path / "bad.csv").write_text("a,b\n1,2\n")
-    with pytest.raises(ValueError, match="game_moves"):
-        read_eothello_csv(tmp_path / "bad.csv")
+    assert len(dedup_policy(PositionBatch.concat([records, moved]))) == len(dedup_policy(records))
 
 
 def test_build_from_a_wthor_file(tmp_path: Path) -> None:
@@ -246,6 +185,6 @@ def test_build_real_wthor_year(shared_data: Path, tmp_path: Path) -> None:
 
 def test_game_source_defaults_for_self_play() -> None:
     (game,) = random_games(1, seed=7)
-    rec, stats = records_from_games(GameSource([list(game.move_stack)]))  # passes included
+    rec, stats = positions_from_games(GameSource([list(game.move_stack)]))  # passes included
     assert stats.games == 1 and len(rec) == sum(1 for m in game.move_stack if m != PASS)
     assert (rec.year == 0).all() and (rec.theoretical == NO_SCORE).all()

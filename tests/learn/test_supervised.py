@@ -12,16 +12,16 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from bitflip.cli.main import main  # noqa: E402
-from bitflip.learn.datasets import Records, records_from_games, write_shard  # noqa: E402
-from bitflip.learn.supervised import (  # noqa: E402
+from bitflip.learn.datasets import positions_from_games  # noqa: E402
+from bitflip.learn.shards import PositionBatch, write_shard  # noqa: E402
+from bitflip.learn.supervised import evaluate_loaded, train  # noqa: E402
+from bitflip.learn.supervised_config import (  # noqa: E402
     DataConfig,
     ExperimentConfig,
     TrainConfig,
-    evaluate_loaded,
     load_config,
-    split_records,
-    train,
 )
+from bitflip.learn.supervised_data import split_positions  # noqa: E402
 from bitflip.nn.checkpoint import load_model  # noqa: E402
 from bitflip.nn.models import PolicyNetConfig, ValueNetConfig  # noqa: E402
 
@@ -31,9 +31,9 @@ CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
 @pytest.fixture(scope="module")
-def records() -> Records:
+def records() -> PositionBatch:
     boards = random_games(40, seed=11)
-    rec, _ = records_from_games(source_of(boards, [2015 + i % 8 for i in range(40)]))
+    rec, _ = positions_from_games(source_of(boards, [2015 + i % 8 for i in range(40)]))
     return rec
 
 
@@ -53,10 +53,10 @@ def tiny(task: str, out: Path, **train_kw: object) -> ExperimentConfig:
 
 @pytest.mark.parametrize("task", ["policy", "value"])
 def test_train_writes_model_metrics_plot_and_resumes(
-    task: str, records: Records, tmp_path: Path
+    task: str, records: PositionBatch, tmp_path: Path
 ) -> None:
     cfg = tiny(task, tmp_path / "run")
-    res = train(cfg, progress=False, log=lambda s: None, records=records)
+    res = train(cfg, progress=False, log=lambda s: None, positions=records)
     assert res.epochs == 2 and res.stopped == "epochs"
     assert res.model_path.exists() and (tmp_path / "run" / "loss.png").exists()
     rows = list(csv.DictReader((tmp_path / "run" / "metrics.csv").open()))
@@ -72,27 +72,27 @@ def test_train_writes_model_metrics_plot_and_resumes(
     assert again[key] == pytest.approx(res.test[key], rel=1e-4)
 
     with pytest.raises(ValueError, match="--resume"):
-        train(cfg, progress=False, log=lambda s: None, records=records)
+        train(cfg, progress=False, log=lambda s: None, positions=records)
     longer = dataclasses.replace(cfg, train=dataclasses.replace(cfg.train, epochs=3))
-    res2 = train(longer, resume=True, progress=False, log=lambda s: None, records=records)
+    res2 = train(longer, resume=True, progress=False, log=lambda s: None, positions=records)
     assert res2.epochs == 3
     rows = list(csv.DictReader((tmp_path / "run" / "metrics.csv").open()))
     assert len(rows) == 3
 
 
-def test_early_stopping_after_patience(records: Records, tmp_path: Path) -> None:
+def test_early_stopping_after_patience(records: PositionBatch, tmp_path: Path) -> None:
     # lr 0: the validation loss never improves after the first epoch
     cfg = tiny("policy", tmp_path / "run", lr=0.0, schedule="constant", epochs=10, patience=2)
-    res = train(cfg, progress=False, log=lambda s: None, records=records)
+    res = train(cfg, progress=False, log=lambda s: None, positions=records)
     assert res.stopped == "early-stopping"
     assert res.epochs == 3 and res.best_epoch == 1
 
 
-def test_random_splits_differ_by_seed(records: Records) -> None:
+def test_random_splits_differ_by_seed(records: PositionBatch) -> None:
     tests = []
     for seed in (0, 1):
         data = DataConfig(split="random", test_fraction=0.25, val_fraction=0.2, split_seed=seed)
-        parts = split_records(records, data)
+        parts = split_positions(records, data)
         test_games = set(parts.test.game.tolist())
         assert len(test_games) == 10
         assert not test_games & set(parts.train.game.tolist())
@@ -125,12 +125,12 @@ def test_config_errors(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="not a policy"):
         load_config(bad, "policy")
     bad.write_text("task = \n")
-    with pytest.raises(ValueError, match="bad TOML"):
+    with pytest.raises(ValueError, match="not valid TOML"):
         load_config(bad)
 
 
 def test_cli_train_and_test(
-    records: Records, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    records: PositionBatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     write_shard(tmp_path / "shards" / "games", records)
     run = tmp_path / "run"

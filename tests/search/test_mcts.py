@@ -7,15 +7,16 @@ import pytest
 
 from bitflip.agents import make_agent
 from bitflip.core import bitboard as bb
+from bitflip.core.bitboard import margin_with_empties
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
-from bitflip.search.mcts import BatchedMCTS, Evaluator, MCTSConfig, choose_moves
-from bitflip.search.mcts.games import final_margin, play_games, play_match
-from bitflip.search.mcts.rollout import RolloutEvaluator, rollout_values
+from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, choose_moves
+from bitflip.search.mcts.games import play_games, play_match
+from bitflip.search.mcts.rollout import RolloutPolicyValue, rollout_values
 from bitflip.search.mcts.tree import _terminal_value
 
 
-class UniformEvaluator:
+class UniformPolicyValue:
     """Uniform priors, value 0: the search alone must find what matters."""
 
     def __init__(self, size: int, illegal_mass: bool = False) -> None:
@@ -43,13 +44,13 @@ def _sides(b: Board) -> tuple[np.ndarray, np.ndarray]:
 
 def test_visits_only_on_legal_moves_and_sum_to_sims() -> None:
     b = Board(size=6)
-    ev = UniformEvaluator(6, illegal_mass=True)
+    ev = UniformPolicyValue(6, illegal_mass=True)
     out = BatchedMCTS(ev, 1, MCTSConfig(sims=40)).search(*_sides(b))
     legal = set(b.legal_moves)
     visited = {int(m) for m in np.flatnonzero(out.visits[0])}
     assert visited and visited <= legal
     assert out.visits[0].sum() == 39  # the first simulation evaluates the root itself
-    assert isinstance(ev, Evaluator)
+    assert isinstance(ev, PolicyValueFn)
 
 
 def _position_with_winning_move() -> tuple[Board, int]:
@@ -75,7 +76,7 @@ def _position_with_winning_move() -> tuple[Board, int]:
 
 def test_finds_the_move_that_wins_at_once() -> None:
     b, win = _position_with_winning_move()
-    out = BatchedMCTS(UniformEvaluator(4), 1, MCTSConfig(sims=200)).search(*_sides(b))
+    out = BatchedMCTS(UniformPolicyValue(4), 1, MCTSConfig(sims=200)).search(*_sides(b))
     assert int(np.argmax(out.visits[0])) == win
     assert out.value[0] > 0.5
 
@@ -83,25 +84,25 @@ def test_finds_the_move_that_wins_at_once() -> None:
 def test_draws_are_worth_zero() -> None:
     assert _terminal_value(np.uint64(0b11), np.uint64(0b1100)) == 0.0
     assert _terminal_value(np.uint64(0b111), np.uint64(0b1000)) == 1.0
-    assert final_margin(10, 10, 6) == 0 and final_margin(12, 10, 6) == 16
+    assert margin_with_empties(0, 16) == 0 and margin_with_empties(2, 14) == 16
 
 
 def test_virtual_loss_batches_leaves_of_many_games() -> None:
     b = Board(size=6)
-    ev = UniformEvaluator(6)
+    ev = UniformPolicyValue(6)
     p, o = _sides(b)
     g = 8
     mcts = BatchedMCTS(ev, g, MCTSConfig(sims=33, leaves_per_game=4))
     out = mcts.search(np.repeat(p, g), np.repeat(o, g))
     assert np.all(out.visits.sum(axis=1) >= 32)
-    assert max(ev.batches) > g  # several leaves per game in one evaluator call
+    assert max(ev.batches) > g  # several leaves per game in one policy-value call
     assert out.batches < 33  # fewer calls than one leaf per call would need
 
 
 def test_inactive_games_are_not_searched() -> None:
     b = Board(size=6)
     p, o = _sides(b)
-    out = BatchedMCTS(UniformEvaluator(6), 2, MCTSConfig(sims=10)).search(
+    out = BatchedMCTS(UniformPolicyValue(6), 2, MCTSConfig(sims=10)).search(
         np.repeat(p, 2), np.repeat(o, 2), np.array([True, False])
     )
     assert out.visits[0].sum() > 0 and out.visits[1].sum() == 0
@@ -111,8 +112,8 @@ def test_root_noise_changes_the_search() -> None:
     b = Board()
     p, o = _sides(b)
     cfg = MCTSConfig(sims=60, dirichlet_alpha=0.3, dirichlet_eps=0.5)
-    plain = BatchedMCTS(UniformEvaluator(8), 1, cfg, seed=1).search(p, o).visits
-    noisy = [BatchedMCTS(UniformEvaluator(8), 1, cfg, seed=s).search(p, o, noise=True).visits
+    plain = BatchedMCTS(UniformPolicyValue(8), 1, cfg, seed=1).search(p, o).visits
+    noisy = [BatchedMCTS(UniformPolicyValue(8), 1, cfg, seed=s).search(p, o, noise=True).visits
              for s in range(3)]  # fmt: skip
     assert any(not np.array_equal(plain, v) for v in noisy)
 
@@ -136,7 +137,7 @@ def test_rollouts_score_a_finished_game_exactly() -> None:
 
 
 def test_selfplay_records_targets() -> None:
-    mcts = BatchedMCTS(RolloutEvaluator(4, seed=0), 3, MCTSConfig(sims=8))
+    mcts = BatchedMCTS(RolloutPolicyValue(4, seed=0), 3, MCTSConfig(sims=8))
     games = play_games([mcts], np.zeros((3, 2), np.int64), record=True, temp_moves=2, noise=True)
     assert len(games.player) > 0
     assert np.allclose(games.policy.sum(axis=1), 1.0)
@@ -146,7 +147,7 @@ def test_selfplay_records_targets() -> None:
 
 
 def test_match_against_an_agent_swaps_colours() -> None:
-    mcts = BatchedMCTS(RolloutEvaluator(4, seed=0), 4, MCTSConfig(sims=30))
+    mcts = BatchedMCTS(RolloutPolicyValue(4, seed=0), 4, MCTSConfig(sims=30))
     res = play_match(mcts, make_agent("random", seed=1), 2, opening_plies=1)
     assert res.games == 4
     assert res.wins >= 2
@@ -172,3 +173,17 @@ def test_mcts_agent_passes_when_it_must() -> None:
         if not b.is_game_over():
             break
     assert make_agent("mcts:sims=5,size=4").select_move(b) == PASS
+
+
+def test_search_imports_neither_nn_nor_learn() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys, bitflip.search.mcts, bitflip.search.mcts.agent, bitflip.search.mcts.games\n"
+        "bad = [m for m in sys.modules if m.startswith(('bitflip.nn', 'bitflip.learn'))]\n"
+        "assert not bad, bad\n"
+    )
+    src = str(Path(__file__).resolve().parents[2] / "src")
+    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)

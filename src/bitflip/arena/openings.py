@@ -90,7 +90,10 @@ def load_openings(path: str | Path, size: int = 8) -> list[Opening]:
     except UnicodeDecodeError:
         raise ValueError(f"{path}: not a text file of openings") from None
     except FileNotFoundError as exc:
-        raise OSError(f"{exc} (--openings takes balanced[:K], random:K, start or a file)") from None
+        raise OSError(
+            f"no such opening file: {exc} (--openings takes balanced[:K], random:K, start or a "
+            "file)"
+        ) from None
     out: list[Opening] = []
     for n, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()

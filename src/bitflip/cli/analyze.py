@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+
+def register(sub: Subparsers) -> None:
     from bitflip.cli.hint import add_search_options
 
-    p = sub.add_parser(
+    p = add_subcommand(
+        sub,
         "analyze",
-        help="score each move of a game against the best move",
-        description="Score each move of a game (a transcript, or a file holding one) against "
+        "score each move of a game against the best move",
+        "Score each move of a game (a transcript, or a file holding one) against "
         "the engine's best move; moves that lose at least --mistake discs are marked '?', "
         "at least --blunder discs '??'.",
     )

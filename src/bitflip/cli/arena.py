@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
+
 # Options a --config TOML file may set (its [arena] table), with their argparse defaults.
 _DEFAULTS: dict[str, Any] = {
     "games": 20,
@@ -30,11 +32,12 @@ _DEFAULTS: dict[str, Any] = {
 }
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(
+        sub,
         "arena",
-        help="play a tournament between agents and rate them",
-        description="A round robin between the SPECs (or a gauntlet of each against --vs): every "
+        "play a tournament between agents and rate them",
+        "A round robin between the SPECs (or a gauntlet of each against --vs): every "
         "opening is played twice with the colours swapped, in parallel worker processes. Prints "
         "W/D/L, score, disc margin and Elo with 95% intervals; with --db the games are stored "
         "and a killed run resumes when run again.",
@@ -95,13 +98,12 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
 
     values = dict(_DEFAULTS)
     if args.config is not None:
-        import tomllib
+        from bitflip.tomlconfig import read_toml
 
         try:
-            with open(args.config, "rb") as f:
-                table = tomllib.load(f).get("arena", {})
-        except tomllib.TOMLDecodeError as exc:
-            raise CommandError(f"{args.config}: bad TOML: {exc}") from None
+            table = read_toml(args.config).get("arena", {})
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
         for key, value in table.items():
             if key not in values and key != "specs":
                 raise CommandError(f"{args.config}: unknown key {key!r} in [arena]")

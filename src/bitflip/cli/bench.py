@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
+
 BENCH_POSITIONS: tuple[str, ...] = (
     "-----------OX------OX------OO------XXOXX--X--OO--X---O---------- X",
     "-----------------XX-X----OOOXXX----XX-----OXXOX---X--XO-------X- X",
@@ -23,11 +25,12 @@ BENCH_POSITIONS: tuple[str, ...] = (
 DEFAULT_DEPTH = 8
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(
+        sub,
         "bench",
-        help="search fixed positions to a fixed depth and print the node count",
-        description="Search the bench positions to a fixed depth with a fresh table each and "
+        "search fixed positions to a fixed depth and print the node count",
+        "Search the bench positions to a fixed depth with a fresh table each and "
         "print 'Nodes searched: N', the time and the speed.",
     )
     p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="search depth in plies")

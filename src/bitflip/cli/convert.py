@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "convert",
-        help="convert game files between formats (.txt, .ggf, .wtb; .obf)",
-        description="Convert by file extension: .txt transcripts (one game per line), .ggf "
-        "(GGS records), .wtb (WTHOR; writing it also writes the .JOU/.TRN names beside it), "
-        ".obf positions (to .obf only). Every game is replayed and checked.",
-    )
+
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(sub, "convert")
     p.add_argument("input", help="file to read")
     p.add_argument("output", help="file to write (its extension picks the format)")
     p.add_argument(

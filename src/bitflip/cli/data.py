@@ -1,4 +1,4 @@
-"""``bitflip data build``: game databases -> training-record shards (see bitflip.learn.build);
+"""``bitflip data build``: game databases -> training shards (see bitflip.learn.build);
 ``bitflip data get``: download data sets (see :mod:`bitflip.cli.data_get`)."""
 
 from __future__ import annotations
@@ -6,34 +6,16 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
 from bitflip.cli.data_get import add_get
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "data",
-        help="download data sets; build training data from game databases",
-        description="Training data: versioned npz shards of positions with their targets.",
-    )
-    dsub = p.add_subparsers(dest="data_command", metavar="ACTION")
-    dsub.required = True
-    b = dsub.add_parser(
-        "build",
-        help="convert WTHOR files (and extra game files) to training shards",
-        description="One shard per input file: every position of every game with the move "
-        "played, the final disc difference and result from the mover's view and WTHOR's "
-        "theoretical score. Repeated games are dropped; positions are deduplicated at "
-        "training time, after the split by game.",
-    )
+def register(sub: Subparsers) -> None:
+    dsub = add_actions(sub, "data")
+    b = add_subcommand(dsub, "data build")
     b.add_argument("--wthor", type=Path, help="folder of WTH_*.wtb files (or one .wtb file)")
-    b.add_argument(
-        "--extra",
-        type=Path,
-        nargs="*",
-        default=[],
-        metavar="FILE",
-        help="more game files (.wtb, .ggf, .txt, eOthello .csv); stored with year 0 (train only)",
-    )
+    extra = "more game files (.wtb, .ggf, .txt, eOthello .csv); stored with year 0 (train only)"
+    b.add_argument("--extra", type=Path, nargs="*", default=[], metavar="FILE", help=extra)
     b.add_argument("--out", type=Path, required=True, help="output folder for the shards")
     b.add_argument("--quiet", action="store_true", help="no progress bar")
     b.set_defaults(func=run_build)

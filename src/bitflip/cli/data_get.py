@@ -6,17 +6,13 @@ import argparse
 import sys
 from pathlib import Path
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def add_get(dsub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+
+def add_get(dsub: Subparsers) -> None:
     from bitflip.download import SOURCES
 
-    g = dsub.add_parser(
-        "get",
-        help="download WTHOR, the FFO endgame tests or the XOT openings",
-        description="Download a data set from its official source into the user data folder "
-        "(or --dest), where every command and the tests find it. Files are checked (SHA-256, or "
-        "for WTHOR the size its header announces); a broken download resumes when run again.",
-    )
+    g = add_subcommand(dsub, "data get")
     g.add_argument("name", choices=sorted(SOURCES), help="the data set")
     g.add_argument("--years", help="WTHOR years, e.g. 2020-2023 or 2001,2003 (default: all)")
     g.add_argument("--dest", type=Path, help="data folder (default: the user data folder)")

@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("db", help="game databases: summaries")
-    dbsub = p.add_subparsers(dest="db_command", metavar="ACTION")
-    dbsub.required = True
-    s = dbsub.add_parser(
-        "stats",
-        help="games, years, players, results, unfinished games, margins",
-        description="Summarise .wtb (with the .JOU/.TRN names found beside them) and .ggf "
-        "files; a folder counts every .wtb and .ggf file in it.",
-    )
+
+def register(sub: Subparsers) -> None:
+    dbsub = add_actions(sub, "db")
+    s = add_subcommand(dbsub, "db stats")
     s.add_argument("paths", nargs="+", metavar="PATH", help="files or folders")
     s.set_defaults(func=run_stats)
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
+
 if TYPE_CHECKING:
     from bitflip.search.limits import Limit
 
@@ -32,11 +34,12 @@ def limit_from(args: argparse.Namespace) -> Limit | None:
     return Limit(depth=args.depth, time=args.time)
 
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(
+        sub,
         "hint",
-        help="score the best moves of a position",
-        description="Score the best moves of a position given as an OBF board string "
+        "score the best moves of a position",
+        "Score the best moves of a position given as an OBF board string "
         "('---...XO... X') or a transcript from the start ('f5d6c3').",
     )
     p.add_argument("position", help="OBF board string or transcript")

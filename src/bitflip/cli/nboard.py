@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(
+        sub,
         "nboard",
-        help="run the engine under the NBoard protocol (stdin/stdout)",
-        description="Run the engine as an NBoard engine: point the NBoard GUI (or Edax-style "
+        "run the engine under the NBoard protocol (stdin/stdout)",
+        "Run the engine as an NBoard engine: point the NBoard GUI (or Edax-style "
         "tools) at 'bitflip nboard'. Commands: nboard, set depth, set game, set contempt, "
         "move, hint, go, ping, learn, quit. 'set depth N' plays as engine level N (as Edax "
         "reads it: level 13 searches 13 plies and solves exactly from 20 empties). Problems "

@@ -4,19 +4,17 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
+
+if TYPE_CHECKING:
+    from bitflip.learn.shards import PositionBatch
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser("nn", help="test or describe a network file")
-    nsub = p.add_subparsers(dest="nn_command", metavar="ACTION")
-    nsub.required = True
-    t = nsub.add_parser(
-        "test",
-        help="a network's accuracy (policy) or MSE and disc error (value) on WTHOR games",
-        description="Policy nets: top-1/top-3 accuracy over every position of the games "
-        "(top1_choice: positions with two or more legal moves). Value nets: MSE of the "
-        "result on the +-1 scale and the disc error, finished games only.",
-    )
+def register(sub: Subparsers) -> None:
+    nsub = add_actions(sub, "nn")
+    t = add_subcommand(nsub, "nn test")
     t.add_argument("model", type=Path, help="a network file (.pt)")
     t.add_argument(
         "--wthor",
@@ -28,13 +26,13 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     )
     t.add_argument("--device", default="auto", help="cpu, cuda or auto")
     t.set_defaults(func=run_test)
-    i = nsub.add_parser("info", help="print a network file's config, lineage and metrics")
+    i = add_subcommand(nsub, "nn info")
     i.add_argument("model", type=Path)
     i.set_defaults(func=run_info)
 
 
 def run_test(args: argparse.Namespace) -> int:
-    from bitflip.learn.datasets import Records, read_shards
+    from bitflip.learn.shards import PositionBatch, read_shards
     from bitflip.learn.supervised import evaluate_loaded
     from bitflip.nn.checkpoint import load_model
 
@@ -44,8 +42,8 @@ def run_test(args: argparse.Namespace) -> int:
         if path.suffix == ".npz" or (path.is_dir() and any(path.glob("*.npz"))):
             parts.append(read_shards(path))
         else:
-            parts.append(_wthor_records(path))
-    records = Records.concat(parts)
+            parts.append(_wthor_positions(path))
+    records = PositionBatch.concat(parts)
     metrics = evaluate_loaded(loaded, records, args.device)
     print(f"{args.model.name} ({loaded.config.kind}) on {len(records)} positions:")
     for k, v in metrics.items():
@@ -53,11 +51,11 @@ def run_test(args: argparse.Namespace) -> int:
     return 0
 
 
-def _wthor_records(path: Path):  # type: ignore[no-untyped-def]
+def _wthor_positions(path: Path) -> PositionBatch:
     import tempfile
 
     from bitflip.learn.build import build
-    from bitflip.learn.datasets import read_shards
+    from bitflip.learn.shards import read_shards
 
     with tempfile.TemporaryDirectory() as tmp:
         build(path, [], Path(tmp), progress=False, log=lambda s: None)

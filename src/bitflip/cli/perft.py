@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(
+        sub,
         "perft",
-        help="count the leaves of the game tree to a depth",
-        description="Perft with convention A of perft.md: a forced pass is a ply and a game "
+        "count the leaves of the game tree to a depth",
+        "Perft with convention A of perft.md: a forced pass is a ply and a game "
         "that ends early is one leaf.",
     )
     p.add_argument("depth", type=int, help="plies from the position")

@@ -9,10 +9,12 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
+from bitflip.cli._subcommand import Subparsers
+
 DEFAULT_PORT = 8765
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: Subparsers) -> None:
     p = sub.add_parser(
         "play",
         help="play, get hints and analyse games in the browser (or --terminal)",

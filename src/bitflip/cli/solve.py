@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser(
+
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(
+        sub,
         "solve",
-        help="solve the positions of an OBF file exactly (or win/loss/draw)",
-        description="Solve each position of an OBF file (one 'board side; MOVE:score; ...' a "
+        "solve the positions of an OBF file exactly (or win/loss/draw)",
+        "Solve each position of an OBF file (one 'board side; MOVE:score; ...' a "
         "line) and print the best move, score (with --wld: win, loss or draw), nodes, time and "
         "speed, and whether the result matches the file's annotation.",
     )

@@ -1,31 +1,21 @@
-"""``bitflip train KIND --config FILE``: one subcommand per trainer module that is installed.
+"""``bitflip train KIND --config FILE``: one subcommand per learner.
 
-Each ``bitflip.cli.train_<kind>`` module has ``register(sub)`` adding its own subparser; a
-kind whose module does not exist (a learner not merged yet) is left out of ``--help``.
+Each ``bitflip.cli.train_<kind>`` module adds its own subparser with ``register(sub)`` and
+imports its learner (and torch) only when it runs.
 """
 
 from __future__ import annotations
 
-import argparse
-import importlib
+from bitflip.cli import train_alphazero, train_patterns, train_qlearning, train_supervised, train_td
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-TRAINERS: tuple[str, ...] = ("value", "policy", "patterns", "alphazero", "td", "qlearning")
+TRAINERS = (train_supervised, train_patterns, train_alphazero, train_td, train_qlearning)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "train",
-        help="train a network or an evaluation from a config file",
-        description="Train from a commented TOML config (see configs/).",
-    )
+def register(sub: Subparsers) -> None:
+    summary = "train a network or an evaluation from a config file"
+    p = add_subcommand(sub, "train", summary, "Train from a commented TOML config (see configs/).")
     tsub = p.add_subparsers(dest="train_command", metavar="KIND")
     tsub.required = True
-    for name in TRAINERS:
-        module_name = f"bitflip.cli.train_{name}"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name == module_name:
-                continue
-            raise
+    for module in TRAINERS:
         module.register(tsub)

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "alphazero",
-        help="AlphaZero self-play learning (configs/alphazero-*.toml)",
-        description="Runs self-play -> train -> gate iterations in the run directory; killed "
-        "at any point, the same command resumes. --step runs one step of one iteration; "
-        "--evaluate plays a net against baseline agents (the report's Table 1).",
-    )
+
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(sub, "train alphazero")
     p.add_argument("--config", required=True, help="TOML config (see configs/alphazero-6x6.toml)")
     p.add_argument("--dir", help="run directory (overrides the config's dir)")
     p.add_argument("--iterations", type=int, help="iterations to reach (overrides the config)")

@@ -5,16 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "patterns",
-        help="fit the pattern-table evaluation on WTHOR games",
-        description="Regression of the pattern tables (one set per game phase) on positions of "
-        "WTHOR games, split by game; prints the held-out mean absolute error in discs and writes "
-        "patterns-<hash>.npz with a card (.md) into the run folder. A run that is stopped "
-        "resumes from its last epoch when started again with the same config.",
-    )
+
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(sub, "train patterns")
     p.add_argument("--config", required=True, help="TOML file (see configs/patterns.toml)")
     p.add_argument("--wthor", help="WTHOR folder or .wtb file (overrides the config)")
     p.add_argument(

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "qlearning",
-        help="tabular Q-learning on hashed states (configs/qlearning.toml)",
-        description="Trains a Q-table by self-play or against random, saves it, then prints "
-        "the report's table: random vs random, trained vs random, trained vs trained.",
-    )
+
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(sub, "train qlearning")
     p.add_argument("--config", required=True, help="TOML config (see configs/qlearning.toml)")
     p.add_argument("--out", required=True, help="table file to write (.npz); resumed if present")
     p.add_argument("--size", type=int, help="board size (overrides the config)")

@@ -4,14 +4,11 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "td",
-        help="TD(lambda) on the FIREBRAND features with time weights (configs/td.toml)",
-        description="Staged TD(lambda) self-play (10, 20, 40, 60 empties ...). Writes "
-        "weights.json (use with td:weights=FILE or --eval), trajectory.csv and trajectory.png.",
-    )
+
+def register(sub: Subparsers) -> None:
+    p = add_subcommand(sub, "train td")
     p.add_argument("--config", required=True, help="TOML config (see configs/td.toml)")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--games-per-stage", type=int, help="overrides the config")

@@ -41,40 +41,25 @@ NOT_H = np.uint64(0x7F7F7F7F7F7F7F7F)
 # --- bit intrinsics (LLVM's ctpop / cttz / ctlz: one instruction each) -----------------------
 
 
-def _ctpop_impl(typingctx, x):  # type: ignore[no-untyped-def]
-    sig = types.uint64(types.uint64)
+def _bit_intrinsic(llvm_op: str) -> Any:
+    """A numba intrinsic uint64 -> uint64 running one LLVM bit instruction (ctpop/cttz/ctlz)."""
 
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctpop(args[0])
+    def impl(typingctx: Any, x: Any) -> tuple[Any, Any]:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            if llvm_op == "ctpop":
+                return builder.ctpop(args[0])
+            # True: the result for 0 may be undefined (no caller passes 0), so no branch.
+            return getattr(builder, llvm_op)(args[0], context.get_constant(types.boolean, True))
 
-    return sig, codegen
+        return types.uint64(types.uint64), codegen
 
-
-_ctpop: Any = intrinsic(_ctpop_impl)
-
-
-def _cttz_impl(typingctx, x):  # type: ignore[no-untyped-def]
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.cttz(args[0], context.get_constant(types.boolean, True))
-
-    return sig, codegen
+    impl.__name__ = impl.__qualname__ = f"_{llvm_op}"
+    return intrinsic(impl)
 
 
-_cttz: Any = intrinsic(_cttz_impl)
-
-
-def _ctlz_impl(typingctx, x):  # type: ignore[no-untyped-def]
-    sig = types.uint64(types.uint64)
-
-    def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
-        return builder.ctlz(args[0], context.get_constant(types.boolean, True))
-
-    return sig, codegen
-
-
-_ctlz: Any = intrinsic(_ctlz_impl)
+_ctpop = _bit_intrinsic("ctpop")
+_cttz = _bit_intrinsic("cttz")
+_ctlz = _bit_intrinsic("ctlz")
 
 
 @njit(cache=True)
@@ -92,6 +77,18 @@ def lowest_square(x: np.uint64) -> int:
 @njit(cache=True)
 def square_bit(sq: int) -> np.uint64:
     return U1 << np.uint64(sq)
+
+
+@njit(cache=True)
+def random_square(moves: np.uint64) -> int:
+    """A uniformly random square of ``moves`` (not 0), drawn with numba's ``np.random`` state.
+
+    Every random mover (rollouts, openings, environments, Q-learning) draws through this, so a
+    seed gives the same game everywhere.
+    """
+    for _ in range(np.random.randint(popcount(moves))):
+        moves &= moves - U1
+    return lowest_square(moves)
 
 
 # --- move generation -------------------------------------------------------------------------

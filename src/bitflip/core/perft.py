@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import U1, legal_moves, lowest_square, play, popcount
 
 
 @njit(cache=True)
@@ -28,8 +28,8 @@ def perft_kernel(p: np.uint64, o: np.uint64, mask: np.uint64, depth: int) -> int
     while moves:
         sq = int(lowest_square(moves))
         moves &= moves - U1
-        f = flips(p, o, sq)
-        total += perft_kernel(o ^ f, p | f | (U1 << np.uint64(sq)), mask, depth - 1)
+        np_, no_ = play(p, o, sq)
+        total += perft_kernel(np_, no_, mask, depth - 1)
     return total
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from bitflip.core.board import Board
+from bitflip.core.geometry import PASS
 
 
 def planes(board: Board) -> np.ndarray:
@@ -25,12 +26,12 @@ def planes(board: Board) -> np.ndarray:
 def action_to_move(action: int, size: int) -> int:
     """Action ``r * size + c`` -> square ``8 * r + c``; ``size * size`` is PASS (64)."""
     if action == size * size:
-        return 64
+        return PASS
     return 8 * (action // size) + action % size
 
 
 def move_to_action(move: int, size: int) -> int:
-    if move == 64:
+    if move == PASS:
         return size * size
     return (move // 8) * size + move % 8
 
@@ -39,7 +40,7 @@ def legal_action_mask(board: Board, with_pass: bool) -> np.ndarray:
     s = board.size
     mask = np.zeros(s * s + (1 if with_pass else 0), np.int8)
     for m in board.legal_moves:
-        if m == 64:
+        if m == PASS:
             if with_pass:
                 mask[-1] = 1
         else:

@@ -11,12 +11,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
+from bitflip.core.arrays import random_moves
+from bitflip.core.bitboard import U1, legal_moves, play, popcount
 from bitflip.core.geometry import board_mask, geometry
 
 
 @njit(cache=True, parallel=True)
-def _step(p, o, actions, mask, p0, o0, rewards, dones, illegal, legal):  # type: ignore[no-untyped-def]
+def _step(
+    p: np.ndarray, o: np.ndarray, actions: np.ndarray, mask: np.uint64, p0: np.uint64,
+    o0: np.uint64, rewards: np.ndarray, dones: np.ndarray, illegal: np.ndarray,
+    legal: np.ndarray
+) -> None:  # fmt: skip
     for i in prange(p.shape[0]):
         a = actions[i]
         rewards[i] = 0.0
@@ -28,8 +33,7 @@ def _step(p, o, actions, mask, p0, o0, rewards, dones, illegal, legal):  # type:
             dones[i] = True
             np_, no_ = p0, o0
         else:
-            f = flips(p[i], o[i], a)
-            np_, no_ = o[i] ^ f, p[i] | f | (U1 << np.uint64(a))
+            np_, no_ = play(p[i], o[i], a)
             if legal_moves(np_, no_, mask) == 0:
                 if legal_moves(no_, np_, mask) == 0:
                     d = popcount(no_) - popcount(np_)  # the mover's discs are now no_
@@ -43,17 +47,8 @@ def _step(p, o, actions, mask, p0, o0, rewards, dones, illegal, legal):  # type:
         legal[i] = legal_moves(np_, no_, mask)
 
 
-@njit(cache=True)
-def random_actions(legal: np.ndarray, seed: int) -> np.ndarray:
-    """A uniformly random legal square per board (numba)."""
-    np.random.seed(seed)
-    out = np.empty(legal.shape[0], np.int64)
-    for i in range(legal.shape[0]):
-        x = legal[i]
-        for _ in range(np.random.randint(popcount(x))):
-            x &= x - U1
-        out[i] = lowest_square(x)
-    return out
+random_actions = random_moves
+"""A uniformly random legal square per board (numba; :func:`bitflip.core.arrays.random_moves`)."""
 
 
 class VectorOthello:

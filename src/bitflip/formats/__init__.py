@@ -1,4 +1,7 @@
-"""File formats: transcripts, OBF, GGF and WTHOR, each read and written by its own module."""
+"""File formats: transcripts, OBF, GGF, WTHOR, eOthello CSV, each in its own module.
+
+Every reader checks its games through the one replay of :mod:`bitflip.core.replay`.
+"""
 
 from bitflip.formats.errors import FormatError
 from bitflip.formats.record import GameRecord

@@ -86,10 +86,7 @@ class DbStats:
         self.unfinished += int((~done).sum())
         # Results from the replay (empties to the winner), not the stored byte: a few
         # databases (Logistello's book) split the empties of a finished game instead.
-        b = rep.black[done].astype(np.int64)
-        w = rep.white[done].astype(np.int64)
-        diff = b - w
-        margin = diff + np.sign(diff) * (64 - b - w)
+        margin = rep.black_margin()[done]
         self.black_wins += int((margin > 0).sum())
         self.white_wins += int((margin < 0).sum())
         self.draws += int((margin == 0).sum())

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS, geometry
-from bitflip.formats._replay import explain, replay_one
+from bitflip.core.replay import explain, replay_one
 from bitflip.formats.errors import FormatError
 from bitflip.formats.record import GameRecord
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from bitflip.core.board import Move, final_outcome
 from bitflip.core.geometry import PASS, geometry
-from bitflip.formats._replay import END, Replay, replay
+from bitflip.core.replay import END, Replay, replay
 from bitflip.formats.errors import FormatError
 from bitflip.formats.record import GameRecord
 
@@ -127,24 +127,28 @@ def _name_kind(path: PathLike) -> str:
     return ext
 
 
+def _count_records(data: bytes, size: int, noun: str, declared: int, path: PathLike) -> int:
+    """How many ``size``-byte records follow the header; FormatError unless ``declared`` many."""
+    body = len(data) - HEADER_SIZE
+    if body % size:
+        raise FormatError(
+            FMT,
+            f"{body} bytes after the header is not a whole number of {size}-byte {noun}",
+            path=path,
+        )
+    n = body // size
+    if declared != n:
+        raise FormatError(FMT, f"header says {declared} {noun} but the file holds {n}", path=path)
+    return n
+
+
 def read_names(path: PathLike) -> list[str]:
     """The names of a ``.JOU`` (players) or ``.TRN`` (tournaments) file; index = id."""
     kind = _name_kind(path)
     size = NAME_SIZES[kind]
     data = Path(path).read_bytes()
     header = WthorHeader.from_bytes(data, path)
-    body = len(data) - HEADER_SIZE
-    if body % size:
-        raise FormatError(
-            FMT,
-            f"{body} bytes after the header is not a whole number of {size}-byte names",
-            path=path,
-        )
-    n = body // size
-    if header.n_records != n:
-        raise FormatError(
-            FMT, f"header says {header.n_records} names but the file holds {n}", path=path
-        )
+    n = _count_records(data, size, "names", header.n_records, path)
     return [
         data[HEADER_SIZE + i * size : HEADER_SIZE + (i + 1) * size]
         .split(b"\0", 1)[0]
@@ -248,18 +252,7 @@ def load_wtb(path: PathLike) -> WtbGames:
         )
     if header.solitaires:
         raise FormatError(FMT, "the file holds solitaires (header P2 = 1), not games", path=path)
-    body = len(data) - HEADER_SIZE
-    if body % RECORD_SIZE:
-        raise FormatError(
-            FMT,
-            f"{body} bytes after the header is not a whole number of 68-byte games",
-            path=path,
-        )
-    n = body // RECORD_SIZE
-    if header.n_games != n:
-        raise FormatError(
-            FMT, f"header says {header.n_games} games but the file holds {n}", path=path
-        )
+    n = _count_records(data, RECORD_SIZE, "games", header.n_games, path)
     rec = np.frombuffer(data, dtype=_RECORD_DTYPE, offset=HEADER_SIZE, count=n)
     moves = rec["moves"]
     ended = np.cumsum(moves == 0, axis=1) > 0

@@ -1,1 +1,1 @@
-"""Learning: training records (numpy only), supervised training and other learners (torch)."""
+"""Learning: training shards (numpy only), supervised training and the other learners (torch)."""

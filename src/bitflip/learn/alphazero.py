@@ -3,7 +3,7 @@
 ::
 
     RUN/accepted/   0000.json, 0001.json ... -> az-<hash>.pt   the best net of each generation
-    RUN/shards/     it0003-002.npz                             self-play records of iteration 3
+    RUN/shards/     it0003-002.npz                             self-play shards of iteration 3
     RUN/checkpoints/it0003.json -> az-<hash>.pt                the candidate trained in iteration 3
     RUN/gating/     it0003.json                                its match against the best net
 
@@ -27,14 +27,13 @@ import torch
 import torch.nn.functional as F
 
 from bitflip.learn.az_config import RunConfig
+from bitflip.learn.shards import NO_SCORE, PositionBatch, read_shards, write_shard
 from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
-from bitflip.nn.evaluator import NetEvaluator, pick_device
+from bitflip.nn.device import pick_device
+from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.mcts import BatchedMCTS
 from bitflip.search.mcts.games import GameBatch, MatchResult, play_games, play_match
-
-SHARD_FORMAT_VERSION = 1
-"""Self-play shards carry the shared record fields (see bitflip.learn.datasets) plus ``policy``."""
 
 Log = Callable[[str], None]
 
@@ -122,33 +121,31 @@ def initial_net(cfg: RunConfig, run: RunDir) -> Path:
 # --- self-play --------------------------------------------------------------------------------
 
 
-def write_selfplay_shard(path: Path, games: GameBatch, size: int, source: str) -> Path:
-    """Write a self-play batch as a shard of the shared record format plus ``policy``."""
+def selfplay_positions(games: GameBatch, size: int) -> PositionBatch:
+    """A self-play batch in the shared training format, pass rows and ``policy`` included."""
     margin = games.mover_margin()
-    cols = action_squares(size)
-    arrays = {
-        "player": games.player,
-        "opponent": games.opponent,
-        "side": games.side.astype(np.int8),
-        "legal": games.legal,
-        "move": np.where(games.move == 64, -1, games.move).astype(np.int8),
-        "disc_diff": margin.astype(np.int8),
-        "wdl": np.sign(margin).astype(np.int8),
-        "theoretical": np.full(len(margin), -128, np.int8),
-        "result_known": np.ones(len(margin), np.bool_),
-        "game": games.game,
-        "year": np.zeros(len(margin), np.int16),
-        "ply": games.ply.astype(np.int8),
-        "policy": games.policy[:, cols].astype(np.float16),
-        "size": np.int64(size),
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(
-        tmp, format_version=np.int64(SHARD_FORMAT_VERSION), source=np.str_(source), **arrays
+    n = len(margin)
+    return PositionBatch(
+        player=games.player,
+        opponent=games.opponent,
+        side=games.side,
+        legal=games.legal,
+        move=games.move,
+        disc_diff=margin,
+        wdl=np.sign(margin),
+        theoretical=np.full(n, NO_SCORE),
+        result_known=np.ones(n, np.bool_),
+        game=games.game,
+        year=np.zeros(n),
+        ply=games.ply,
+        policy=games.policy[:, action_squares(size)],
+        size=size,
     )
-    os.replace(tmp, path)
-    return path
+
+
+def write_selfplay_shard(path: Path, games: GameBatch, size: int, source: str) -> Path:
+    """Write a self-play batch as one shard (:mod:`bitflip.learn.shards`)."""
+    return write_shard(path, selfplay_positions(games, size), source=source)
 
 
 @dataclass
@@ -165,25 +162,17 @@ class TrainingData:
 
 
 def read_selfplay_shards(paths: list[Path], size: int) -> TrainingData:
-    """Concatenate self-play shards, checking version and board size."""
-    parts: list[tuple[np.ndarray, ...]] = []
-    for path in paths:
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                if int(z["format_version"]) != SHARD_FORMAT_VERSION:
-                    raise ValueError(f"{path}: shard format version {int(z['format_version'])}")
-                if int(z["size"]) != size:
-                    raise ValueError(f"{path}: a {int(z['size'])}x board, the run is {size}x")
-                parts.append((z["player"], z["opponent"], z["policy"], z["wdl"]))
-        except KeyError as exc:
-            raise ValueError(f"{path}: not a self-play shard (missing {exc})") from None
-    if not parts:
-        raise FileNotFoundError("no self-play shards to train on")
+    """Concatenate self-play shards (:func:`bitflip.learn.shards.read_shards`), checking size."""
+    batch = read_shards(paths)
+    if batch.size != size:
+        raise ValueError(f"{paths[0]}: a {batch.size}x board, the run is {size}x")
+    if batch.policy is None:
+        raise ValueError(f"{paths[0]}: not a self-play shard (no policy)")
     return TrainingData(
-        np.concatenate([x[0] for x in parts]),
-        np.concatenate([x[1] for x in parts]),
-        np.concatenate([x[2] for x in parts]).astype(np.float32),
-        np.concatenate([x[3] for x in parts]).astype(np.float32),
+        batch.player,
+        batch.opponent,
+        batch.policy.astype(np.float32),
+        batch.wdl.astype(np.float32),
     )
 
 
@@ -217,11 +206,11 @@ def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet
 
 def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int) -> str:
     run = RunDir(root)
-    evaluator = NetEvaluator.from_file(net_path, cfg.device)
+    policy_value = NetPolicyValue.from_file(net_path, cfg.device)
     sp = cfg.selfplay
     n = min(sp.concurrent_games, sp.games_per_iteration - k * sp.concurrent_games)
     seed = cfg.seed * 1_000_003 + iteration * 1009 + k
-    mcts = BatchedMCTS(evaluator, n, cfg.mcts, seed=seed)
+    mcts = BatchedMCTS(policy_value, n, cfg.mcts, seed=seed)
     games = play_games(
         [mcts], np.zeros((n, 2), np.int64), record=True, temp_moves=sp.temp_moves,
         noise=True, seed=seed,
@@ -388,8 +377,8 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
         device = pick_device(cfg.device)
         mcfg = cfg.mcts if cfg.gate.sims <= 0 else replace(cfg.mcts, sims=cfg.gate.sims)
         n = 2 * cfg.gate.pairs
-        a = BatchedMCTS(NetEvaluator(load_az_net(cand, device), device), n, mcfg)
-        b = BatchedMCTS(NetEvaluator(load_az_net(best, device), device), n, mcfg)
+        a = BatchedMCTS(NetPolicyValue(load_az_net(cand, device), device), n, mcfg)
+        b = BatchedMCTS(NetPolicyValue(load_az_net(best, device), device), n, mcfg)
         result = play_match(a, b, cfg.gate.pairs, opening_plies=cfg.gate.opening_plies,
                             seed=cfg.seed * 31 + iteration)  # fmt: skip
         ok = accept(result, cfg)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import tomllib
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from bitflip.nn.alphazero import AZNetConfig
 from bitflip.search.mcts import MCTSConfig
+from bitflip.tomlconfig import build, read_toml
 
 
 @dataclass(frozen=True)
@@ -101,37 +101,20 @@ _SECTIONS: dict[str, type] = {
 }
 
 
-def _build(cls: type, values: dict[str, Any], where: str) -> Any:
-    known = {f.name: f for f in fields(cls)}
-    unknown = sorted(set(values) - set(known))
-    if unknown:
-        raise ValueError(f"{where}: unknown keys {unknown}; known: {sorted(known)}")
-    try:
-        return cls(**values)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{where}: {exc}") from None
-
-
 def config_from_dict(data: dict[str, Any], where: str = "config") -> RunConfig:
     """A RunConfig from parsed TOML: top-level keys under [run], one table per section."""
     data = dict(data)
     run = dict(data.pop("run", {}))
     for name, cls in _SECTIONS.items():
-        run[name] = _build(cls, dict(data.pop(name, {})), f"{where} [{name}]")
+        run[name] = build(cls, dict(data.pop(name, {})), f"{where} [{name}]")
     if data:
         raise ValueError(f"{where}: unknown sections {sorted(data)}")
-    return _build(RunConfig, run, f"{where} [run]")  # type: ignore[no-any-return]
+    return build(RunConfig, run, f"{where} [run]")
 
 
 def load_config(path: str | Path, overrides: dict[str, Any] | None = None) -> RunConfig:
     """Read a TOML run config; ``overrides`` replace [run] keys (e.g. dir, iterations)."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except FileNotFoundError:
-        raise FileNotFoundError(f"no config file {path}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML ({exc})") from None
+    data = read_toml(path)
     if overrides:
         data.setdefault("run", {}).update({k: v for k, v in overrides.items() if v is not None})
     return config_from_dict(data, str(path))

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bitflip.agents import make_agent
-from bitflip.nn.evaluator import NetEvaluator
+from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.mcts import BatchedMCTS, MCTSConfig
 from bitflip.search.mcts.games import MatchResult, play_match
 
@@ -38,9 +38,9 @@ def table1(
     seed: int = 0,
 ) -> list[TableRow]:
     """``games`` games (half with each colour) of the net against each opponent spec."""
-    evaluator = NetEvaluator.from_file(net, device)
+    policy_value = NetPolicyValue.from_file(net, device)
     pairs = max(1, games // 2)
-    mcts = BatchedMCTS(evaluator, 2 * pairs, MCTSConfig(sims=sims, leaves_per_game=1))
+    mcts = BatchedMCTS(policy_value, 2 * pairs, MCTSConfig(sims=sims, leaves_per_game=1))
     rows = []
     for i, spec in enumerate(opponents):
         agent = make_agent(spec, seed=seed + i)

@@ -1,6 +1,6 @@
-"""Game files -> training-record shards (what ``bitflip data build`` runs).
+"""Game files -> training shards (what ``bitflip data build`` runs).
 
-Every WTHOR ``.wtb`` file becomes one shard ``wthor-<name>.npz`` whose records carry the
+Every WTHOR ``.wtb`` file becomes one shard ``wthor-<name>.npz`` whose positions carry the
 file's year; extra game files (``.wtb``, ``.ggf``, ``.txt`` transcripts, or the eOthello
 ``.csv`` of the shared data) become ``extra-<name>.npz`` with year 0, so a split by year
 always trains on them and never tests on them. A game whose move sequence already appeared
@@ -10,13 +10,14 @@ game, by :func:`bitflip.learn.datasets.dedup_policy` / :func:`~bitflip.learn.dat
 
 from __future__ import annotations
 
-import csv
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bitflip.core.geometry import PASS, geometry
-from bitflip.learn.datasets import GameSource, records_from_games, write_shard
+from bitflip.core.geometry import PASS
+from bitflip.formats.eothello import read_eothello_csv
+from bitflip.learn.datasets import GameSource, positions_from_games
+from bitflip.learn.shards import write_shard
 
 
 @dataclass
@@ -43,27 +44,6 @@ class BuildReport:
     @property
     def games(self) -> int:
         return sum(f.games for f in self.files)
-
-
-def read_eothello_csv(path: Path) -> list[list[int]]:
-    """Move lists of the eOthello CSV (``Othello_game_id,winner,game_moves``)."""
-    g = geometry(8)
-    games = []
-    with path.open(newline="") as f:
-        reader = csv.reader(f)
-        header = next(reader, None)
-        if header is None or "game_moves" not in header:
-            raise ValueError(f"{path}: not an eOthello CSV (no game_moves column)")
-        col = header.index("game_moves")
-        for line_no, row in enumerate(reader, start=2):
-            text = row[col].strip()
-            if len(text) % 2:
-                raise ValueError(f"{path}:{line_no}: odd-length move string {text[:20]!r}...")
-            try:
-                games.append([g.parse_square(text[i : i + 2]) for i in range(0, len(text), 2)])
-            except ValueError as exc:
-                raise ValueError(f"{path}:{line_no}: {exc}") from None
-    return games
 
 
 def _load(path: Path) -> tuple[list[list[int]], list[int], list[int], int]:
@@ -137,8 +117,8 @@ def build(
             [theo[i] for i in keep],
             depth,
         )
-        records, stats = records_from_games(source)
-        shard = write_shard(out / f"{kind}-{path.stem}", records, source=str(path.name))
+        batch, stats = positions_from_games(source)
+        shard = write_shard(out / f"{kind}-{path.stem}", batch, source=str(path.name))
         illegal = len(stats.illegal or [])
         report.files.append(
             FileReport(

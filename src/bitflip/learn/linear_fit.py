@@ -11,10 +11,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from bitflip.core.bitboard import FULL
 from bitflip.eval.features import NUM_FEATURES, feature_vector, game_progress
 from bitflip.eval.firebrand import NUM_FIREBRAND, FirebrandWeights, firebrand_features
-
-FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
 
 @njit(cache=True)

@@ -1,6 +1,8 @@
 """Fit the pattern evaluation by regression on positions of WTHOR games.
 
-Every position before a move of every game becomes a sample; its target is the final disc
+Every position before a move of every game becomes a sample (the games are replayed into
+training positions by :func:`bitflip.learn.datasets.positions_from_games`, as for every other
+learner); its target is the final disc
 difference from the mover's view (empties to the winner), or, for positions with at least
 ``depth`` empties in files that store it, the WTHOR theoretical score (perfect play from the
 game's position at ``depth`` empties, so free of the players' endgame errors). Games, never
@@ -16,24 +18,21 @@ from __future__ import annotations
 import datetime as _dt
 import hashlib
 import json
-import subprocess
-import tomllib
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import flips, legal_moves, popcount
+from bitflip.core.arrays import empties_many
+from bitflip.core.bitboard import FULL, legal_moves, popcount
 from bitflip.eval.patterns import LAYOUT, MAX_EMPTIES, ORIENT_LEN, orientation_indices
 from bitflip.eval.patterns import phase_map as make_phase_map
 from bitflip.eval.weights import PatternWeights
-
-U1 = np.uint64(1)
-FULL = np.uint64(0xFFFFFFFFFFFFFFFF)
-START_P = np.uint64((1 << 28) | (1 << 35))  # black: d5, e4
-START_O = np.uint64((1 << 27) | (1 << 36))  # white: d4, e5
+from bitflip.learn.datasets import GameSource, positions_from_games
+from bitflip.learn.runinfo import git_revision
+from bitflip.tomlconfig import check_keys, read_toml
 
 
 @dataclass
@@ -72,16 +71,11 @@ class PatternsFitConfig:
     @classmethod
     def from_toml(cls, path: str | Path) -> PatternsFitConfig:
         """Read a config file; unknown keys are an error naming the key and the file."""
-        try:
-            doc = tomllib.loads(Path(path).read_text())
-        except tomllib.TOMLDecodeError as exc:
-            raise ValueError(f"{path}: bad TOML ({exc})") from exc
+        doc = read_toml(path)
         doc = doc.get("patterns", doc)
-        known = {f.name: f for f in fields(cls)}
+        check_keys(doc, cls, str(path))
         defaults = cls()
         for key, value in doc.items():
-            if key not in known:
-                raise ValueError(f"{path}: unknown key {key!r} (known: {', '.join(known)})")
             want = type(getattr(defaults, key))
             ok = isinstance(value, want) or (want is float and type(value) is int)
             if not ok or (want is list and not all(isinstance(x, str) for x in value)):
@@ -137,15 +131,7 @@ class Samples:
         return Samples(self.p[keep], self.o[keep], self.target[keep], self.game[keep])
 
     def empties(self) -> np.ndarray:
-        return _empties(self.p, self.o)
-
-
-@njit(cache=True)
-def _empties(p: np.ndarray, o: np.ndarray) -> np.ndarray:
-    out = np.zeros(p.shape[0], dtype=np.int64)
-    for i in range(p.shape[0]):
-        out[i] = 64 - popcount(p[i] | o[i])
-    return out
+        return empties_many(self.p, self.o, FULL)
 
 
 @dataclass
@@ -208,92 +194,52 @@ def load_games(cfg: PatternsFitConfig) -> GameArrays:
     )
 
 
-@njit(cache=True)
-def _replay_positions(
-    moves: np.ndarray,
-    black_score: np.ndarray,
-    theory: np.ndarray,
-    depth: np.ndarray,
-    use_theory: bool,
-    min_empties: int,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    n = moves.shape[0]
-    cap = n * 60
-    out_p = np.zeros(cap, dtype=np.uint64)
-    out_o = np.zeros(cap, dtype=np.uint64)
-    out_t = np.zeros(cap, dtype=np.float32)
-    out_g = np.zeros(cap, dtype=np.int32)
-    k = 0
-    bad = 0
-    pos_p = np.zeros(61, dtype=np.uint64)
-    pos_o = np.zeros(61, dtype=np.uint64)
-    pos_black = np.zeros(61, dtype=np.bool_)
-    for g in range(n):
-        p = START_P
-        o = START_O
-        black = True
-        m = 0
-        ok = True
-        while m < 60 and moves[g, m] >= 0:
-            if legal_moves(p, o, FULL) == 0:
-                p, o = o, p
-                black = not black
-            sq = np.int64(moves[g, m])
-            bit = U1 << np.uint64(sq)
-            if not (legal_moves(p, o, FULL) & bit):
-                ok = False
-                break
-            pos_p[m] = p
-            pos_o[m] = o
-            pos_black[m] = black
-            f = flips(p, o, int(sq))
-            p, o = o ^ f, p | f | bit
-            black = not black
-            m += 1
-        if not ok:
-            bad += 1
-            continue
-        # Black's final disc difference: exact when the game ended, else the stored count.
-        over = legal_moves(p, o, FULL) == 0 and legal_moves(o, p, FULL) == 0
-        if over:
-            b = popcount(o) if black is False else popcount(p)
-            w = popcount(p) if black is False else popcount(o)
-            empt = 64 - b - w
-            final = b - w + (empt if b > w else (-empt if w > b else 0))
-        else:
-            final = 2 * int(black_score[g]) - 64
-        for i in range(m):
-            e = 64 - popcount(pos_p[i] | pos_o[i])
-            if e < min_empties:
-                continue
-            v = float(final)
-            if use_theory and theory[g] >= 0 and e >= depth[g]:
-                v = float(2 * np.int64(theory[g]) - 64)
-            out_p[k] = pos_p[i]
-            out_o[k] = pos_o[i]
-            out_t[k] = v if pos_black[i] else -v
-            out_g[k] = g
-            k += 1
-    return out_p[:k], out_o[:k], out_t[:k], out_g[:k], bad
-
-
 def build_samples(games: GameArrays, cfg: PatternsFitConfig) -> tuple[Samples, int]:
-    """Positions of every game (and the number of games skipped as illegal)."""
-    p, o, t, g, bad = _replay_positions(
-        games.moves,
-        games.black_score,
-        games.theoretical,
-        games.depth,
-        cfg.target == "theoretical",
-        cfg.min_empties,
+    """Positions of every game (and the number of games skipped as illegal).
+
+    The games are replayed into training positions (:func:`positions_from_games`, the
+    path every learner's data takes); a game's final difference is exact when it was played
+    out, else the file's stored disc count.
+    """
+    batch, stats = positions_from_games(GameSource(games.moves))
+    g = batch.game
+    stored = 2 * games.black_score.astype(np.int64) - 64
+    mover = np.where(batch.side == 0, 1, -1)
+    target = np.where(batch.result_known, batch.disc_diff, stored[g] * mover).astype(np.float64)
+    e = empties_many(batch.player, batch.opponent, FULL)
+    if cfg.target == "theoretical":
+        theory = games.theoretical.astype(np.int64)
+        use = (theory[g] >= 0) & (e >= games.depth[g])
+        target = np.where(use, (2 * theory[g] - 64) * mover, target)
+    keep = e >= cfg.min_empties
+    samples = Samples(
+        batch.player[keep],
+        batch.opponent[keep],
+        target[keep].astype(np.float32),
+        g[keep].astype(np.int32),
     )
-    return Samples(p, o, t, g), int(bad)
+    return samples, len(stats.illegal or [])
 
 
 def split_games(n_games: int, holdout: float, seed: int) -> np.ndarray:
     """Boolean mask of held-out games (a seeded draw of whole games)."""
     rng = np.random.default_rng(seed)
     return rng.random(n_games) < holdout
+
+
+@njit(cache=True)
+def _predict_one(
+    raw: np.ndarray, phases: np.ndarray, a: np.uint64, b: np.uint64, idx: np.ndarray
+) -> tuple[float, float, int]:
+    """(value in discs, mobility difference, phase) of one position; ``idx`` gets its entries."""
+    phase = phases[64 - popcount(a | b)]
+    block = raw[phase]
+    mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
+    orientation_indices(a, b, idx)
+    s = block[0] + block[1] * mob
+    for j in range(idx.shape[0]):
+        s += block[idx[j]]
+    return s, mob, phase
 
 
 @njit(cache=True)
@@ -312,15 +258,8 @@ def _sgd_epoch(
     total = 0.0
     for k in range(order.shape[0]):
         i = order[k]
-        a = p[i]
-        b = o[i]
-        e = 64 - popcount(a | b)
-        block = raw[phases[e]]
-        mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
-        orientation_indices(a, b, idx)
-        pred = block[0] + block[1] * mob
-        for j in range(n_or):
-            pred += block[idx[j]]
+        pred, mob, phase = _predict_one(raw, phases, p[i], o[i], idx)
+        block = raw[phase]
         err = target[i] - pred
         total += abs(err)
         # Normalised LMS: the step is divided by the squared norm of the input, where a table
@@ -346,16 +285,7 @@ def predict_raw(raw: np.ndarray, phases: np.ndarray, p: np.ndarray, o: np.ndarra
     idx = np.zeros(n_or, dtype=np.int64)
     out = np.zeros(p.shape[0], dtype=np.float64)
     for i in range(p.shape[0]):
-        a = p[i]
-        b = o[i]
-        e = 64 - popcount(a | b)
-        block = raw[phases[e]]
-        mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
-        orientation_indices(a, b, idx)
-        s = block[0] + block[1] * mob
-        for j in range(n_or):
-            s += block[idx[j]]
-        out[i] = s
+        out[i] = _predict_one(raw, phases, p[i], o[i], idx)[0]
     return out
 
 
@@ -385,19 +315,6 @@ def mae_by_empties(pred: np.ndarray, s: Samples) -> dict[str, float]:
         if sel.any():
             out[f"{lo}-{lo + 9}"] = float(np.abs(pred[sel] - s.target[sel]).mean())
     return out
-
-
-def _git_revision() -> str:
-    try:
-        return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-            cwd=Path(__file__).parent,
-        ).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
 
 
 Progress = Callable[[int, int, str], None]
@@ -494,7 +411,7 @@ def fit_patterns(
     n_games = int(held.shape[0])
     lineage: dict[str, object] = {
         "created": _dt.datetime.now(_dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "code": f"bitflip.learn.patterns_fit @ {_git_revision()}",
+        "code": f"bitflip.learn.patterns_fit @ {git_revision(short=True) or 'unknown'}",
         "data": [Path(f).name for f in files],
         "games": n_games,
         "config": asdict(cfg),

@@ -19,7 +19,16 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount, transform
+from bitflip.core.bitboard import (
+    FULL,
+    U1,
+    legal_moves,
+    lowest_square,
+    play,
+    popcount,
+    random_square,
+    transform,
+)
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
 from bitflip.core.hashing import position_hash
@@ -84,7 +93,7 @@ def _key(p: np.uint64, o: np.uint64, a: int, size: int, symmetric: bool) -> np.u
     if not symmetric:
         k = position_hash(p, o) ^ (np.uint64(a + 1) * _ACT_MUL)
         return k if k != _EMPTY else _ONE
-    best = np.uint64(0xFFFFFFFFFFFFFFFF)
+    best = FULL
     for s in range(8):
         tp = transform(p, s, size)
         to = transform(o, s, size)
@@ -108,13 +117,19 @@ def _find(keys: np.ndarray, k: np.uint64) -> int:
 
 
 @njit(cache=True)
-def q_get(keys, vals, p, o, a, size, symmetric):  # type: ignore[no-untyped-def]
+def q_get(
+    keys: np.ndarray, vals: np.ndarray, p: np.uint64, o: np.uint64, a: int, size: int,
+    symmetric: bool
+) -> float:  # fmt: skip
     i = _find(keys, _key(p, o, a, size, symmetric))
     return vals[i] if i >= 0 else 0.0
 
 
 @njit(cache=True)
-def _q_set(keys, vals, p, o, a, size, symmetric, v, used):  # type: ignore[no-untyped-def]
+def _q_set(
+    keys: np.ndarray, vals: np.ndarray, p: np.uint64, o: np.uint64, a: int, size: int,
+    symmetric: bool, v: float, used: np.ndarray
+) -> None:  # fmt: skip
     k = _key(p, o, a, size, symmetric)
     i = _find(keys, k)
     if i < 0:
@@ -142,7 +157,10 @@ def _moves_list(m: np.uint64) -> np.ndarray:
 
 
 @njit(cache=True)
-def _best(keys, vals, p, o, mask, size, symmetric):  # type: ignore[no-untyped-def]
+def _best(
+    keys: np.ndarray, vals: np.ndarray, p: np.uint64, o: np.uint64, mask: np.uint64, size: int,
+    symmetric: bool
+) -> tuple[float, int]:  # fmt: skip
     # (max Q, a random argmax) over the legal actions of (p, o).
     moves = _moves_list(legal_moves(p, o, mask))
     best = -1e30
@@ -165,8 +183,7 @@ def _best(keys, vals, p, o, mask, size, symmetric):  # type: ignore[no-untyped-d
 def _apply(p: np.uint64, o: np.uint64, a: int) -> tuple[np.uint64, np.uint64]:
     if a == PASS:
         return o, p
-    f = flips(p, o, a)
-    return o ^ f, p | f | (U1 << np.uint64(a))
+    return play(p, o, a)
 
 
 @njit(cache=True)
@@ -182,15 +199,19 @@ def _result(p: np.uint64, o: np.uint64) -> float:
 
 @njit(cache=True)
 def _random_move(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
-    moves = _moves_list(legal_moves(p, o, mask))
-    return int(moves[np.random.randint(moves.shape[0])])
+    moves = legal_moves(p, o, mask)
+    if moves == 0:
+        np.random.randint(1)  # the draw a one-move list takes: trained tables stay the same
+        return PASS
+    return random_square(moves)
 
 
 @njit(cache=True)
-def train_episodes(  # type: ignore[no-untyped-def]
-    keys, vals, used, p0, o0, mask, size, symmetric, episodes, first, total,
-    vs_random, lr, gamma, eps0, eps1, seed,
-):  # fmt: skip
+def train_episodes(
+    keys: np.ndarray, vals: np.ndarray, used: np.ndarray, p0: np.uint64, o0: np.uint64,
+    mask: np.uint64, size: int, symmetric: bool, episodes: int, first: int, total: int,
+    vs_random: bool, lr: float, gamma: float, eps0: float, eps1: float, seed: int
+) -> None:  # fmt: skip
     """Run ``episodes`` games (numbers first .. first+episodes-1 of ``total``), updating Q."""
     np.random.seed(seed)
     for ep in range(first, first + episodes):
@@ -226,9 +247,11 @@ def train_episodes(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_eval(  # type: ignore[no-untyped-def]
-    k1, v1, k2, v2, p0, o0, mask, size, symmetric, games, random1, random2, seed,
-):  # fmt: skip
+def play_eval(
+    k1: np.ndarray, v1: np.ndarray, k2: np.ndarray, v2: np.ndarray, p0: np.uint64,
+    o0: np.uint64, mask: np.uint64, size: int, symmetric: bool, games: int, random1: bool,
+    random2: bool, seed: int
+) -> tuple[int, int, int]:  # fmt: skip
     """Player 1 (table k1/v1, or random) against player 2, colours alternating: (w, d, l)."""
     np.random.seed(seed)
     w = d = lost = 0

@@ -1,11 +1,13 @@
-"""Supervised training of value and policy networks on training-record shards.
+"""Supervised training of value and policy networks on training shards.
 
-One :class:`ExperimentConfig` (read from a commented TOML file, see ``configs/``) says which
-data, which network and how to train. :func:`train` then
+One :class:`ExperimentConfig` (read from a commented TOML file, see ``configs/`` and
+:mod:`bitflip.learn.supervised_config`) says which data, which network and how to train.
+:func:`train` then
 
 * splits the games (by year, or at random with a seed: the HKU protocol of several
   independent splits), deduplicates the training positions, keeps everything on the training
-  device as packed bitboards and decodes + applies a random symmetry per position per batch;
+  device as packed bitboards and decodes + applies a random symmetry per position per batch
+  (:mod:`bitflip.learn.supervised_data`);
 * logs one CSV row per epoch (``metrics.csv``) and redraws ``loss.png``;
 * saves a resumable ``state.pt`` after each epoch and stops early after ``patience`` epochs
   without a better validation loss (or at ``max_minutes``);
@@ -18,257 +20,43 @@ from __future__ import annotations
 import csv
 import json
 import math
-import subprocess
 import time
-import tomllib
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from bitflip.learn.datasets import (
-    Records,
-    by_years,
-    dedup_policy,
-    dedup_value,
-    opponent_legal,
-    read_shards,
-    split_by_game,
+from bitflip.learn.runinfo import git_revision
+from bitflip.learn.shards import PositionBatch, read_shards
+from bitflip.learn.supervised_config import (
+    DataConfig,
+    ExperimentConfig,
+    TrainConfig,
+    load_config,
+)
+from bitflip.learn.supervised_data import (
+    Splits,
+    TensorSet,
+    eval_tensors,
+    split_positions,
+    training_tensors,
 )
 from bitflip.nn.checkpoint import LoadedModel, load_state, save_model, save_state
-from bitflip.nn.encode import BitBatch, _as_i64, encode, legal_mask, random_symmetries
+from bitflip.nn.device import pick_device
+from bitflip.nn.encode import encode, legal_mask, random_symmetries
 from bitflip.nn.models import (
     DISC_SCALE,
-    ModelConfig,
     PolicyNet,
     PolicyNetConfig,
     ValueNet,
     ValueNetConfig,
     build_model,
-    config_from_dict,
     config_to_dict,
     masked_log_softmax,
 )
-
-TASKS = ("value", "policy")
-
-
-@dataclass
-class DataConfig:
-    """Which positions train, validate and test."""
-
-    shards: str = "data/wthor"
-    """Directory of record shards (``bitflip data build``); relative to the config file."""
-    split: str = "years"
-    """``years``: test on [test_first_year, test_last_year], train on the years up to
-    train_last_year; ``random``: test_fraction of all games, drawn with split_seed."""
-    train_first_year: int = 0
-    train_last_year: int = 2020
-    test_first_year: int = 2021
-    test_last_year: int = 2023
-    test_fraction: float = 0.1
-    val_fraction: float = 0.05
-    """Share of the training games held out for early stopping."""
-    split_seed: int = 0
-    max_games: int = 0
-    """Use only this many training games, drawn with split_seed (0: all); for quick runs."""
-    dedup: bool = True
-
-
-@dataclass
-class TrainConfig:
-    """How to optimise."""
-
-    batch_size: int = 256
-    lr: float = 1e-3
-    min_lr_fraction: float = 0.02
-    schedule: str = "constant"
-    """``constant`` or ``cosine`` (over epochs, or over max_minutes if that ends first)."""
-    optimizer: str = "adam"
-    momentum: float = 0.9
-    weight_decay: float = 0.0
-    epochs: int = 50
-    patience: int = 5
-    positions_per_epoch: int = 0
-    """Training positions drawn per epoch (0: every position once)."""
-    max_minutes: float = 0.0
-    """Stop after this much training time, summed over resumes (0: no limit)."""
-    symmetries: bool = True
-    seed: int = 0
-    device: str = "auto"
-    cpu_threads: int = 0
-    """torch CPU threads (0: torch's default; 1 is often fastest on a busy machine)."""
-    amp: bool = False
-    """bfloat16 autocast on CUDA devices."""
-    wdl_weight: float = 1.0
-    disc_weight: float = 1.0
-    eval_batch_size: int = 4096
-
-
-@dataclass
-class ExperimentConfig:
-    """Task, data, model and training settings of one run."""
-
-    task: str
-    data: DataConfig
-    model: ModelConfig
-    train: TrainConfig
-    out: str = "runs/default"
-    """Run directory (metrics.csv, loss.png, state.pt, the model file); relative to the config."""
-
-
-def _section(cls: type, data: dict[str, Any], where: str) -> Any:
-    names = {f.name for f in fields(cls)}
-    unknown = sorted(set(data) - names)
-    if unknown:
-        raise ValueError(f"{where}: unknown setting(s) {', '.join(unknown)}")
-    return cls(**data)
-
-
-def load_config(path: str | Path, task: str | None = None) -> ExperimentConfig:
-    """Read a TOML config; relative paths in it are resolved against the file's folder."""
-    path = Path(path)
-    try:
-        raw = tomllib.loads(path.read_text())
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: bad TOML ({exc})") from None
-    known = {"task", "out", "data", "model", "train"}
-    unknown = sorted(set(raw) - known)
-    if unknown:
-        raise ValueError(f"{path}: unknown setting(s) {', '.join(unknown)}")
-    file_task = raw.get("task", task)
-    if file_task not in TASKS:
-        raise ValueError(f"{path}: task must be one of {', '.join(TASKS)}, not {file_task!r}")
-    if task is not None and file_task != task:
-        raise ValueError(f"{path} is a {file_task} config, not a {task} one")
-    data = _section(DataConfig, raw.get("data", {}), f"{path} [data]")
-    train_cfg = _section(TrainConfig, raw.get("train", {}), f"{path} [train]")
-    model_raw = {"kind": file_task, **raw.get("model", {})}
-    try:
-        model = config_from_dict(model_raw)
-    except (ValueError, TypeError) as exc:
-        raise ValueError(f"{path} [model]: {exc}") from None
-    base = path.resolve().parent
-    data.shards = str((base / data.shards).resolve())
-    out = str((base / raw.get("out", f"runs/{file_task}")).resolve())
-    cfg = ExperimentConfig(file_task, data, model, train_cfg, out)
-    _check_config(cfg, str(path))
-    return cfg
-
-
-def _check_config(cfg: ExperimentConfig, where: str) -> None:
-    t, d = cfg.train, cfg.data
-    if d.split not in ("years", "random"):
-        raise ValueError(f"{where}: split must be 'years' or 'random', not {d.split!r}")
-    if t.schedule not in ("constant", "cosine"):
-        raise ValueError(f"{where}: schedule must be 'constant' or 'cosine', not {t.schedule!r}")
-    if t.optimizer not in ("adam", "sgd"):
-        raise ValueError(f"{where}: optimizer must be 'adam' or 'sgd', not {t.optimizer!r}")
-    if t.batch_size < 1 or t.epochs < 1 or t.patience < 1:
-        raise ValueError(f"{where}: batch_size, epochs and patience must be >= 1")
-    if not 0 < d.val_fraction < 1 or not 0 < d.test_fraction < 1:
-        raise ValueError(f"{where}: val_fraction and test_fraction must be in (0, 1)")
-
-
-# --- data --------------------------------------------------------------------------------------
-
-
-@dataclass
-class TensorSet:
-    """Positions on the training device with their targets."""
-
-    bits: BitBatch
-    move: torch.Tensor
-    """Policy target squares (int64)."""
-    wdl: torch.Tensor
-    """Value target on the +-1 scale (float32)."""
-    disc: torch.Tensor
-    """Final disc difference from the mover's view (float32, in discs)."""
-
-    def __len__(self) -> int:
-        return len(self.bits)
-
-
-def to_tensors(
-    records: Records,
-    device: torch.device | str = "cpu",
-    wdl: np.ndarray | None = None,
-    disc: np.ndarray | None = None,
-) -> TensorSet:
-    """Records (and optionally averaged value targets) as tensors on ``device``."""
-    bits = BitBatch(
-        _as_i64(records.player),
-        _as_i64(records.opponent),
-        _as_i64(records.legal),
-        _as_i64(opponent_legal(records.player, records.opponent)),
-    ).to(device)
-    w = records.wdl.astype(np.float32) if wdl is None else wdl
-    d = records.disc_diff.astype(np.float32) if disc is None else disc
-    return TensorSet(
-        bits,
-        torch.from_numpy(records.move.astype(np.int64)).to(device),
-        torch.from_numpy(np.asarray(w, dtype=np.float32)).to(device),
-        torch.from_numpy(np.asarray(d, dtype=np.float32)).to(device),
-    )
-
-
-@dataclass
-class Splits:
-    """Records of the three parts, split by game."""
-
-    train: Records
-    val: Records
-    test: Records
-
-
-def split_records(records: Records, cfg: DataConfig) -> Splits:
-    """Train / validation / test records as ``cfg`` says (always whole games)."""
-    if cfg.split == "years":
-        test = records.subset(by_years(records, cfg.test_first_year, cfg.test_last_year))
-        pool = records.subset(by_years(records, cfg.train_first_year, cfg.train_last_year))
-    else:
-        test_mask, rest = split_by_game(
-            records, [cfg.test_fraction, 1 - cfg.test_fraction], cfg.split_seed
-        )
-        test, pool = records.subset(test_mask), records.subset(rest)
-    if cfg.max_games:
-        games = np.unique(pool.game)
-        if cfg.max_games < len(games):
-            rng = np.random.default_rng(cfg.split_seed + 7919)
-            keep = rng.choice(games, cfg.max_games, replace=False)
-            pool = pool.subset(np.isin(pool.game, keep))
-    val_mask, train_mask = split_by_game(
-        pool, [cfg.val_fraction, 1 - cfg.val_fraction], cfg.split_seed + 1
-    )
-    splits = Splits(pool.subset(train_mask), pool.subset(val_mask), test)
-    for name in ("train", "val", "test"):
-        if len(getattr(splits, name)) == 0:
-            raise ValueError(f"the {name} split is empty: check the years and fractions")
-    return splits
-
-
-def training_tensors(
-    records: Records, task: str, dedup: bool, device: torch.device | str
-) -> TensorSet:
-    """Training positions for ``task``: deduplicated (policy by position+move; value by
-    position, targets averaged) and restricted to finished games for value."""
-    if task == "policy":
-        return to_tensors(dedup_policy(records) if dedup else records, device)
-    if dedup:
-        vt = dedup_value(records)
-        return to_tensors(vt.records, device, vt.wdl, vt.disc_diff)
-    return to_tensors(records.subset(records.result_known), device)
-
-
-def eval_tensors(records: Records, task: str, device: torch.device | str) -> TensorSet:
-    """Every position of the given games (no dedup), finished games only for value."""
-    if task == "value":
-        records = records.subset(records.result_known)
-    return to_tensors(records, device)
-
 
 # --- losses and metrics ------------------------------------------------------------------------
 
@@ -355,49 +143,23 @@ def evaluate(
 
 
 def evaluate_loaded(
-    loaded: LoadedModel, records: Records, device: str = "auto", batch_size: int = 4096
+    loaded: LoadedModel, positions: PositionBatch, device: str = "auto", batch_size: int = 4096
 ) -> dict[str, float]:
-    """The tester: a model file's metrics on the given records (all positions of their games)."""
+    """The tester: a model file's metrics on the given positions (all of their games)."""
     if not isinstance(loaded.model, ValueNet | PolicyNet):
         raise ValueError(
             f"{loaded.path}: a {loaded.config.kind} network; only value and policy nets are "
-            "tested on records (play an az net with mcts:net=FILE)"
+            "tested on positions (play an az net with mcts:net=FILE)"
         )
-    dev = resolve_device(device)
+    dev = pick_device(device)
     loaded.model.to(dev)
-    data = eval_tensors(records, loaded.config.kind, dev)
+    data = eval_tensors(positions, loaded.config.kind, dev)
     if len(data) == 0:
         raise ValueError("no positions to test on (value nets need finished games)")
     return evaluate(loaded.model, data, batch_size)
 
 
 # --- training ----------------------------------------------------------------------------------
-
-
-def resolve_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    try:
-        dev = torch.device(name)
-    except RuntimeError as exc:
-        raise ValueError(f"bad device {name!r}: {exc}") from None
-    if dev.type == "cuda" and not torch.cuda.is_available():
-        raise ValueError("device 'cuda' asked for, but torch sees no CUDA device")
-    return dev
-
-
-def _git_revision() -> str:
-    try:
-        out = subprocess.run(
-            ["git", "rev-parse", "HEAD"],
-            capture_output=True,
-            text=True,
-            timeout=5,
-            cwd=Path(__file__).parent,
-        )
-        return out.stdout.strip() if out.returncode == 0 else ""
-    except (OSError, subprocess.SubprocessError):
-        return ""
 
 
 @dataclass
@@ -460,35 +222,80 @@ def _plot(rows: list[dict[str, float]], path: Path, task: str) -> None:
     plt.close(fig)
 
 
-def train(
-    cfg: ExperimentConfig,
-    resume: bool = False,
-    progress: bool = True,
-    log: Callable[[str], None] = print,
-    records: Records | None = None,
-) -> TrainResult:
-    """Train, validate, test and save one network as ``cfg`` says (see the module docstring).
+@dataclass
+class _Progress:
+    """Where a run stands: what ``state.pt`` saves after every epoch and a resume restores."""
 
-    ``records`` overrides the shards named in the config (tests pass them directly).
-    """
-    tc = cfg.train
-    device = resolve_device(tc.device)
-    torch.manual_seed(tc.seed)
-    if tc.cpu_threads > 0:
-        torch.set_num_threads(tc.cpu_threads)
-    if device.type == "cuda":
-        torch.backends.cudnn.benchmark = True
-        torch.backends.cuda.matmul.allow_tf32 = True
-        torch.backends.cudnn.allow_tf32 = True
-    run_dir = Path(cfg.out)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    state_path = run_dir / "state.pt"
-    if state_path.exists() and not resume:
-        raise ValueError(f"{run_dir} already holds a run: pass --resume, or another out dir")
+    epoch: int = 0
+    step: int = 0
+    elapsed: float = 0.0
+    best_loss: float = math.inf
+    best_epoch: int = -1
+    bad_epochs: int = 0
+    best_state: dict[str, torch.Tensor] | None = None
+    rows: list[dict[str, float]] = field(default_factory=list)
 
-    if records is None:
-        records = read_shards(cfg.data.shards, progress=progress)
-    splits = split_records(records, cfg.data)
+    def save(
+        self, path: Path, model: torch.nn.Module, opt: torch.optim.Optimizer, gen: torch.Generator
+    ) -> None:
+        save_state(
+            path,
+            {
+                "model": model.state_dict(),
+                "optimizer": opt.state_dict(),
+                "generator": gen.get_state(),
+                "epoch": self.epoch,
+                "step": self.step,
+                "elapsed": self.elapsed,
+                "best_loss": self.best_loss,
+                "best_epoch": self.best_epoch,
+                "bad_epochs": self.bad_epochs,
+                "best_model": self.best_state,
+                "rows": self.rows,
+            },
+        )
+
+    @classmethod
+    def load(
+        cls, path: Path, model: torch.nn.Module, opt: torch.optim.Optimizer, gen: torch.Generator
+    ) -> _Progress:
+        st = load_state(path)
+        model.load_state_dict(st["model"])
+        opt.load_state_dict(st["optimizer"])
+        gen.set_state(st["generator"])
+        return cls(
+            int(st["epoch"]),
+            int(st["step"]),
+            float(st["elapsed"]),
+            float(st["best_loss"]),
+            int(st["best_epoch"]),
+            int(st["bad_epochs"]),
+            st["best_model"],
+            st["rows"],
+        )
+
+    def record(self, row: dict[str, float], val_loss: float, model: torch.nn.Module) -> None:
+        """Add an epoch's row; keep the weights if the validation loss is the best so far."""
+        self.rows.append(row)
+        if val_loss < self.best_loss - 1e-6:
+            self.best_loss, self.best_epoch, self.bad_epochs = val_loss, self.epoch, 0
+            self.best_state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
+        else:
+            self.bad_epochs += 1
+
+
+@dataclass
+class _Data:
+    """The three tensor sets of a run and their sizes (for the log and the lineage)."""
+
+    train: TensorSet
+    val: TensorSet
+    test: TensorSet
+    sizes: dict[str, int]
+
+
+def _prepare_data(cfg: ExperimentConfig, positions: PositionBatch, device: torch.device) -> _Data:
+    splits: Splits = split_positions(positions, cfg.data)
     train_set = training_tensors(splits.train, cfg.task, cfg.data.dedup, device)
     val_set = eval_tensors(splits.val, cfg.task, device)
     test_set = eval_tensors(splits.test, cfg.task, device)
@@ -499,6 +306,104 @@ def train(
         "train_games": len(np.unique(splits.train.game)),
         "test_games": len(np.unique(splits.test.game)),
     }
+    return _Data(train_set, val_set, test_set, sizes)
+
+
+def _setup_torch(tc: TrainConfig) -> torch.device:
+    device = pick_device(tc.device)
+    torch.manual_seed(tc.seed)
+    if tc.cpu_threads > 0:
+        torch.set_num_threads(tc.cpu_threads)
+    if device.type == "cuda":
+        torch.backends.cudnn.benchmark = True
+        torch.backends.cuda.matmul.allow_tf32 = True
+        torch.backends.cudnn.allow_tf32 = True
+    return device
+
+
+@dataclass
+class _Epoch:
+    """One epoch's optimisation: the schedule's inputs and what the epoch measured."""
+
+    model: ValueNet | PolicyNet
+    opt: torch.optim.Optimizer
+    gen: torch.Generator
+    data: TensorSet
+    tc: TrainConfig
+    per_epoch: int
+    total_steps: int
+    max_seconds: float
+    autocast: bool
+    progress: bool
+
+    def run(self, state: _Progress) -> tuple[float, float]:
+        """Train one epoch (or until the time limit); returns (mean training loss, last lr)."""
+        tc, model, data = self.tc, self.model, self.data
+        device = data.bits.player.device
+        t0 = time.perf_counter()
+        model.train()
+        n_train = len(data)
+        order = torch.cat(
+            [
+                torch.randperm(n_train, generator=self.gen)
+                for _ in range(math.ceil(self.per_epoch / n_train))
+            ]
+        )[: self.per_epoch].to(device)
+        loss_sum, seen = torch.zeros((), device=device), 0
+        lr = tc.lr
+        bar = _bar(max(1, math.ceil(self.per_epoch / tc.batch_size)), f"epoch {state.epoch + 1}",
+                   self.progress)  # fmt: skip
+        for i in range(0, self.per_epoch, tc.batch_size):
+            idx = order[i : i + tc.batch_size]
+            spent = state.elapsed + time.perf_counter() - t0
+            lr = _lr_at(tc, max(state.step / self.total_steps, spent / self.max_seconds))
+            for group in self.opt.param_groups:
+                group["lr"] = lr
+            planes, legal, moves = _inputs(model, data, idx, tc.symmetries, self.gen)
+            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.autocast):
+                out = model(planes)
+            loss = _loss(model, out, data, idx, legal, moves, tc)
+            self.opt.zero_grad(set_to_none=True)
+            loss.backward()  # type: ignore[no-untyped-call]  # torch leaves it untyped
+            self.opt.step()
+            model.apply_max_norm()
+            state.step += 1
+            loss_sum += loss.detach().float() * len(idx)
+            seen += len(idx)
+            if bar is not None:
+                bar.update(1)
+            if state.elapsed + time.perf_counter() - t0 >= self.max_seconds:
+                break
+        if bar is not None:
+            bar.close()
+        state.elapsed += time.perf_counter() - t0
+        state.epoch += 1
+        return float(loss_sum) / max(seen, 1), lr
+
+
+def train(
+    cfg: ExperimentConfig,
+    resume: bool = False,
+    progress: bool = True,
+    log: Callable[[str], None] = print,
+    positions: PositionBatch | None = None,
+) -> TrainResult:
+    """Train, validate, test and save one network as ``cfg`` says (see the module docstring).
+
+    ``positions`` overrides the shards named in the config (tests pass them directly).
+    """
+    tc = cfg.train
+    device = _setup_torch(tc)
+    run_dir = Path(cfg.out)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    state_path = run_dir / "state.pt"
+    if state_path.exists() and not resume:
+        raise ValueError(f"{run_dir} already holds a run: pass --resume, or another out dir")
+
+    if positions is None:
+        positions = read_shards(cfg.data.shards, progress=progress)
+    data = _prepare_data(cfg, positions, device)
+    sizes = data.sizes
     log(
         f"{cfg.task}: {sizes['train_positions']:,} training positions "
         f"({sizes['train_games']:,} games), {sizes['val_positions']:,} validation, "
@@ -507,122 +412,72 @@ def train(
     model = build_model(cfg.model).to(device)
     opt = _optimizer(model, tc)
     gen = torch.Generator().manual_seed(tc.seed)
-    epoch, step, elapsed, best_loss, best_epoch, bad_epochs = 0, 0, 0.0, math.inf, -1, 0
-    best_state: dict[str, torch.Tensor] | None = None
-    rows: list[dict[str, float]] = []
+    state = _Progress()
     if resume and state_path.exists():
-        st = load_state(state_path)
-        model.load_state_dict(st["model"])
-        opt.load_state_dict(st["optimizer"])
-        gen.set_state(st["generator"])
-        epoch, step, elapsed = int(st["epoch"]), int(st["step"]), float(st["elapsed"])
-        best_loss, best_epoch = float(st["best_loss"]), int(st["best_epoch"])
-        bad_epochs, best_state, rows = int(st["bad_epochs"]), st["best_model"], st["rows"]
-        log(f"resumed at epoch {epoch} (best validation loss {best_loss:.4f})")
+        state = _Progress.load(state_path, model, opt, gen)
+        log(f"resumed at epoch {state.epoch} (best validation loss {state.best_loss:.4f})")
 
-    per_epoch = tc.positions_per_epoch or len(train_set)
+    per_epoch = tc.positions_per_epoch or len(data.train)
     steps_per_epoch = max(1, math.ceil(per_epoch / tc.batch_size))
-    total_steps = steps_per_epoch * tc.epochs
     max_seconds = tc.max_minutes * 60 if tc.max_minutes > 0 else math.inf
-    autocast = device.type == "cuda" and tc.amp
-    stopped = "epochs"
-    n_train = len(train_set)
-
-    while epoch < tc.epochs:
-        if bad_epochs >= tc.patience:
-            stopped = "early-stopping"
+    epoch_runner = _Epoch(
+        model, opt, gen, data.train, tc, per_epoch, steps_per_epoch * tc.epochs, max_seconds,
+        device.type == "cuda" and tc.amp, progress,
+    )  # fmt: skip
+    while state.epoch < tc.epochs:
+        if state.bad_epochs >= tc.patience or state.elapsed >= max_seconds:
             break
-        if elapsed >= max_seconds:
-            stopped = "time"
-            break
-        t0 = time.perf_counter()
-        model.train()
-        order = torch.cat(
-            [torch.randperm(n_train, generator=gen) for _ in range(math.ceil(per_epoch / n_train))]
-        )[:per_epoch].to(device)
-        loss_sum, seen = torch.zeros((), device=device), 0
-        bar = _bar(steps_per_epoch, f"epoch {epoch + 1}", progress)
-        for i in range(0, per_epoch, tc.batch_size):
-            idx = order[i : i + tc.batch_size]
-            spent = elapsed + time.perf_counter() - t0
-            lr = _lr_at(tc, max(step / total_steps, spent / max_seconds))
-            for group in opt.param_groups:
-                group["lr"] = lr
-            planes, legal, moves = _inputs(model, train_set, idx, tc.symmetries, gen)
-            with torch.autocast(device.type, dtype=torch.bfloat16, enabled=autocast):
-                out = model(planes)
-            loss = _loss(model, out, train_set, idx, legal, moves, tc)
-            opt.zero_grad(set_to_none=True)
-            loss.backward()  # type: ignore[no-untyped-call]
-            opt.step()
-            model.apply_max_norm()
-            step += 1
-            loss_sum += loss.detach().float() * len(idx)
-            seen += len(idx)
-            if bar is not None:
-                bar.update(1)
-            if elapsed + time.perf_counter() - t0 >= max_seconds:
-                break
-        if bar is not None:
-            bar.close()
-        elapsed += time.perf_counter() - t0
-        epoch += 1
-        val = evaluate(model, val_set, tc.eval_batch_size)
+        train_loss, lr = epoch_runner.run(state)
+        val = evaluate(model, data.val, tc.eval_batch_size)
         row = {
-            "epoch": float(epoch),
-            "step": float(step),
-            "seconds": round(elapsed, 2),
+            "epoch": float(state.epoch),
+            "step": float(state.step),
+            "seconds": round(state.elapsed, 2),
             "lr": lr,
-            "train_loss": float(loss_sum) / max(seen, 1),
+            "train_loss": train_loss,
             **{f"val_{k}": v for k, v in val.items() if k != "positions"},
         }
-        rows.append(row)
-        if val["loss"] < best_loss - 1e-6:
-            best_loss, best_epoch, bad_epochs = val["loss"], epoch, 0
-            best_state = {k: v.detach().cpu().clone() for k, v in model.state_dict().items()}
-        else:
-            bad_epochs += 1
+        state.record(row, val["loss"], model)
         log(_format_row(row))
-        _write_csv(rows, run_dir / "metrics.csv")
-        _plot(rows, run_dir / "loss.png", cfg.task)
-        save_state(
-            state_path,
-            {
-                "model": model.state_dict(),
-                "optimizer": opt.state_dict(),
-                "generator": gen.get_state(),
-                "epoch": epoch,
-                "step": step,
-                "elapsed": elapsed,
-                "best_loss": best_loss,
-                "best_epoch": best_epoch,
-                "bad_epochs": bad_epochs,
-                "best_model": best_state,
-                "rows": rows,
-            },
-        )
-    if bad_epochs >= tc.patience:
+        _write_csv(state.rows, run_dir / "metrics.csv")
+        _plot(state.rows, run_dir / "loss.png", cfg.task)
+        state.save(state_path, model, opt, gen)
+    stopped = "epochs"
+    if state.bad_epochs >= tc.patience:
         stopped = "early-stopping"
-    elif elapsed >= max_seconds:
+    elif state.elapsed >= max_seconds:
         stopped = "time"
+    return _finish(cfg, model, data, state, stopped, device, log)
 
-    if best_state is not None:
-        model.load_state_dict(best_state)
-    val = evaluate(model, val_set, tc.eval_batch_size)
-    test = evaluate(model, test_set, tc.eval_batch_size)
+
+def _finish(
+    cfg: ExperimentConfig,
+    model: ValueNet | PolicyNet,
+    data: _Data,
+    state: _Progress,
+    stopped: str,
+    device: torch.device,
+    log: Callable[[str], None],
+) -> TrainResult:
+    """Test the best weights and write the model file and ``result.json``."""
+    tc, run_dir = cfg.train, Path(cfg.out)
+    if state.best_state is not None:
+        model.load_state_dict(state.best_state)
+    val = evaluate(model, data.val, tc.eval_batch_size)
+    test = evaluate(model, data.test, tc.eval_batch_size)
     lineage = {
         "task": cfg.task,
         "data": asdict(cfg.data),
         "train": asdict(tc),
         "model": config_to_dict(cfg.model),
-        "sizes": sizes,
-        "epochs": epoch,
-        "best_epoch": best_epoch,
+        "sizes": data.sizes,
+        "epochs": state.epoch,
+        "best_epoch": state.best_epoch,
         "stopped": stopped,
-        "seconds": round(elapsed, 1),
+        "seconds": round(state.elapsed, 1),
         "device": str(device),
         "torch": str(torch.__version__),
-        "git": _git_revision(),
+        "git": git_revision(),
         "trained_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
     metrics = {"val": val, "test": test}
@@ -630,9 +485,11 @@ def train(
     (run_dir / "result.json").write_text(
         json.dumps({"model": model_path.name, "lineage": lineage, "metrics": metrics}, indent=2)
     )
-    log(f"best epoch {best_epoch}; test: " + _format_metrics(test))
+    log(f"best epoch {state.best_epoch}; test: " + _format_metrics(test))
     log(f"model: {model_path}")
-    return TrainResult(model_path, run_dir, epoch, best_epoch, stopped, val, test, sizes)
+    return TrainResult(
+        model_path, run_dir, state.epoch, state.best_epoch, stopped, val, test, data.sizes
+    )
 
 
 def _bar(total: int, desc: str, enabled: bool) -> Any:

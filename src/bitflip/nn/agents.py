@@ -81,11 +81,9 @@ class PolicyAgent:
         return np.asarray(logp.exp()[0].float().cpu().numpy(), dtype=np.float64)
 
     def select_move(self, board: Board) -> Move:
-        if board.size != 8:
-            raise ValueError("policy networks play 8x8 boards only")
-        moves = list(board.legal_moves)
-        if moves == [PASS]:
+        if _must_pass(board, "policy"):
             return PASS
+        moves = list(board.legal_moves)
         probs = self.move_probabilities(board)
         if self.temperature == 0:
             return int(max(moves, key=lambda m: probs[m]))
@@ -99,7 +97,13 @@ def _sides(board: Board) -> tuple[np.ndarray, np.ndarray]:
     return np.array([p], dtype=np.uint64), np.array([o], dtype=np.uint64)
 
 
-_MASK8 = np.uint64(0xFFFFFFFFFFFFFFFF)
+def _must_pass(board: Board, kind: str) -> bool:
+    """Whether passing is the only move (the networks read 8x8 boards only)."""
+    if board.size != 8:
+        raise ValueError(f"{kind} networks play 8x8 boards only")
+    return list(board.legal_moves) == [PASS]
+
+
 _WIN = 10.0
 _DISC_TIEBREAK = 0.1
 
@@ -144,7 +148,7 @@ class ValueAgent:
         return float(np.sign(diff)) * _WIN + diff / 64.0
 
     def _children(self, p: np.uint64, o: np.uint64) -> list[tuple[int, np.uint64, np.uint64]]:
-        moves = int(bb.legal_moves(p, o, _MASK8))
+        moves = int(bb.legal_moves(p, o, bb.FULL))
         out = []
         while moves:
             sq = (moves & -moves).bit_length() - 1
@@ -156,7 +160,7 @@ class ValueAgent:
     def _search(self, p: np.uint64, o: np.uint64, depth: int, alpha: float, beta: float) -> float:
         children = self._children(p, o)
         if not children:
-            if int(bb.legal_moves(o, p, _MASK8)) == 0:
+            if int(bb.legal_moves(o, p, bb.FULL)) == 0:
                 return self._final(p, o)
             if depth == 0:
                 return float(self.evaluate([p], [o])[0])
@@ -180,8 +184,8 @@ class ValueAgent:
         values: list[float | None] = [None] * len(children)
         todo = []
         for i, (_, cp, co) in enumerate(children):
-            if int(bb.legal_moves(cp, co, _MASK8)) == 0:
-                if int(bb.legal_moves(co, cp, _MASK8)) == 0:
+            if int(bb.legal_moves(cp, co, bb.FULL)) == 0:
+                if int(bb.legal_moves(co, cp, bb.FULL)) == 0:
                     values[i] = -self._final(cp, co)
                 else:  # the opponent passes: evaluate from our own view again
                     values[i] = float(self.evaluate([co], [cp])[0])
@@ -194,10 +198,7 @@ class ValueAgent:
         return [float(v) for v in values if v is not None]
 
     def select_move(self, board: Board) -> Move:
-        if board.size != 8:
-            raise ValueError("value networks play 8x8 boards only")
-        moves = list(board.legal_moves)
-        if moves == [PASS]:
+        if _must_pass(board, "value"):
             return PASS
         p, o = (np.uint64(x) for x in board.side_bitboards())
         children = self._children(p, o)

@@ -17,10 +17,9 @@ from typing import ClassVar
 import numpy as np
 import torch
 import torch.nn.functional as F
-from numba import njit
 from torch import nn
 
-from bitflip.core.bitboard import legal_moves, transform
+from bitflip.core.arrays import legal_moves_many, symmetry_square_table, transform_many
 from bitflip.core.geometry import PASS, board_mask
 
 
@@ -128,14 +127,6 @@ class AZNet(nn.Module):
 # --- encoding ---------------------------------------------------------------------------------
 
 
-@njit(cache=True)
-def _legal_bits(p: np.ndarray, o: np.ndarray, mask: np.uint64) -> np.ndarray:
-    out = np.empty(p.shape[0], np.uint64)
-    for i in range(p.shape[0]):
-        out[i] = legal_moves(p[i], o[i], mask)
-    return out
-
-
 def encode(p: np.ndarray, o: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
     """Planes (B, 3, S, S) float32 and the legal-action mask (B, S*S+1) of packed positions.
 
@@ -144,7 +135,7 @@ def encode(p: np.ndarray, o: np.ndarray, size: int) -> tuple[np.ndarray, np.ndar
     """
     p = np.ascontiguousarray(p, np.uint64)
     o = np.ascontiguousarray(o, np.uint64)
-    legal = _legal_bits(p, o, board_mask(size))
+    legal = legal_moves_many(p, o, board_mask(size))
     sq = action_squares(size)[:-1].astype(np.uint64)
     bits = np.stack([p, o, legal], axis=1)[:, :, None] >> sq[None, None, :]
     planes = (bits & np.uint64(1)).astype(np.float32).reshape(-1, 3, size, size)
@@ -154,26 +145,15 @@ def encode(p: np.ndarray, o: np.ndarray, size: int) -> tuple[np.ndarray, np.ndar
     return planes, mask
 
 
-@njit(cache=True)
-def _transform_all(x: np.ndarray, syms: np.ndarray, size: int) -> np.ndarray:
-    out = np.empty_like(x)
-    for i in range(x.shape[0]):
-        out[i] = transform(x[i], syms[i], size)
-    return out
-
-
 def symmetry_action_table(size: int) -> np.ndarray:
     """``table[s, a]``: the action that symmetry s sends action a to (pass stays pass)."""
     sq = action_squares(size)
     index = {int(m): a for a, m in enumerate(sq)}
+    squares = symmetry_square_table(size)
     table = np.empty((8, len(sq)), np.int64)
     for s in range(8):
         for a, m in enumerate(sq):
-            if m == PASS:
-                table[s, a] = a
-            else:
-                t = int(transform(np.uint64(1 << int(m)), s, size))
-                table[s, a] = index[t.bit_length() - 1]
+            table[s, a] = a if m == PASS else index[int(squares[s, m])]
     return table
 
 
@@ -186,4 +166,4 @@ def augment(
     new_policy = np.zeros_like(policy)
     rows = np.arange(p.shape[0])[:, None]
     new_policy[rows, table[syms]] = policy
-    return _transform_all(p, syms, size), _transform_all(o, syms, size), new_policy
+    return transform_many(p, syms, size), transform_many(o, syms, size), new_policy

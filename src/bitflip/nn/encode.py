@@ -1,6 +1,6 @@
 """Input planes for the networks, and the 8 board symmetries applied to them.
 
-Positions arrive as packed bitboards (see :mod:`bitflip.learn.datasets`) and are turned into
+Positions arrive as packed bitboards (see :mod:`bitflip.learn.shards`) and are turned into
 8x8 planes on the device that trains, so a GPU never waits on the CPU for decoding. The
 planes a network sees are named in its config:
 
@@ -28,8 +28,10 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from bitflip.core.arrays import legal_moves_many, symmetry_square_table
+from bitflip.core.bitboard import FULL
 from bitflip.core.board import Board
-from bitflip.learn.datasets import opponent_legal
+from bitflip.core.geometry import PASS
 
 PLANES = ("own", "opponent", "empty", "border", "corner_xc", "legal", "opponent_legal")
 
@@ -102,7 +104,8 @@ class BitBatch:
         )
 
 
-def _as_i64(x: np.ndarray) -> torch.Tensor:
+def as_int64(x: np.ndarray) -> torch.Tensor:
+    """uint64 bitboards as an int64 tensor with the same bits (torch has no uint64 maths)."""
     return torch.from_numpy(np.ascontiguousarray(x, dtype=np.uint64).view(np.int64))
 
 
@@ -113,13 +116,12 @@ def bit_batch(
     player = np.asarray(player, dtype=np.uint64)
     opponent = np.asarray(opponent, dtype=np.uint64)
     if legal is None:
-        # the opponent-legal kernel with the sides swapped gives the mover's moves
-        legal = opponent_legal(opponent, player)
+        legal = legal_moves_many(player, opponent, FULL)
     return BitBatch(
-        _as_i64(player),
-        _as_i64(opponent),
-        _as_i64(np.asarray(legal, dtype=np.uint64)),
-        _as_i64(opponent_legal(player, opponent)),
+        as_int64(player),
+        as_int64(opponent),
+        as_int64(np.asarray(legal, dtype=np.uint64)),
+        as_int64(legal_moves_many(opponent, player, FULL)),
     )
 
 
@@ -188,14 +190,10 @@ def apply_symmetry(planes: torch.Tensor, sym: int) -> torch.Tensor:
     return planes
 
 
-def _square_table() -> torch.Tensor:
-    from bitflip.learn.datasets import symmetry_square_table
-
-    return torch.from_numpy(symmetry_square_table())
-
-
-SQUARE_TABLE = _square_table()
-"""``SQUARE_TABLE[s, sq]``: where symmetry s sends square sq."""
+SQUARE_TABLE = torch.from_numpy(
+    np.concatenate([symmetry_square_table(), np.full((8, 1), PASS, np.int64)], axis=1)
+)
+"""``SQUARE_TABLE[s, sq]``: where symmetry s sends square sq (PASS stays PASS)."""
 
 
 def random_symmetries(

@@ -1,6 +1,6 @@
 """Monte Carlo tree search: array-based PUCT trees, batched leaf evaluation across games.
 
-The search defines the :class:`Evaluator` protocol it consumes; :mod:`bitflip.nn.evaluator`
+The search defines the :class:`PolicyValueFn` protocol it consumes; :mod:`bitflip.nn.policy_value`
 implements it with a network and :mod:`.rollout` with random playouts.
 """
 
@@ -9,10 +9,17 @@ from __future__ import annotations
 from bitflip.search.mcts.search import (
     NUM_MOVES,
     BatchedMCTS,
-    Evaluator,
     MCTSConfig,
+    PolicyValueFn,
     SearchOutput,
     choose_moves,
 )
 
-__all__ = ["NUM_MOVES", "BatchedMCTS", "Evaluator", "MCTSConfig", "SearchOutput", "choose_moves"]
+__all__ = [
+    "NUM_MOVES",
+    "BatchedMCTS",
+    "MCTSConfig",
+    "PolicyValueFn",
+    "SearchOutput",
+    "choose_moves",
+]

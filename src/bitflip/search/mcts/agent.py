@@ -1,6 +1,9 @@
-"""The ``mcts`` agent: PUCT search with a network (``mcts:net=FILE,sims=N``) or random rollouts.
+"""An agent that plays the most visited move of a fresh PUCT search.
 
-torch is imported only when a net is given, so ``mcts:sims=N`` works without it.
+The search takes any :class:`~bitflip.search.mcts.PolicyValueFn`; without one it evaluates
+leaves with random rollouts. The ``mcts`` agent spec (``mcts:sims=N,net=FILE``) is built in
+:mod:`bitflip.nn.mcts_agent`, which turns a network file into a policy-value function, so
+search never imports the networks.
 """
 
 from __future__ import annotations
@@ -9,8 +12,8 @@ import numpy as np
 
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
-from bitflip.search.mcts.rollout import RolloutEvaluator
-from bitflip.search.mcts.search import BatchedMCTS, Evaluator, MCTSConfig, choose_moves
+from bitflip.search.mcts.rollout import RolloutPolicyValue
+from bitflip.search.mcts.search import BatchedMCTS, MCTSConfig, PolicyValueFn, choose_moves
 
 
 class MCTSAgent:
@@ -18,67 +21,48 @@ class MCTSAgent:
 
     Args:
         sims: simulations per move.
-        net: an AlphaZero network file (az-<hash>.pt), or ``builtin`` for the net shipped
-            for ``size`` (8x8 or 6x6); without it, random rollouts evaluate.
+        policy_value: priors and values of leaf batches (a network); None: random rollouts.
         cpuct: PUCT exploration constant.
         leaves: descents per round (virtual loss); more leaves make bigger network batches.
-        rollouts: random playouts per leaf when no net is given.
-        device: torch device for the net ('auto', 'cpu', 'cuda').
-        size: board size for rollouts and ``net=builtin`` (a net file knows its own).
+        rollouts: random playouts per leaf when no ``policy_value`` is given.
+        size: board size for rollouts (a ``policy_value`` knows its own).
         seed: seeds rollouts and tie-breaks.
+        name: the agent's name (its spec).
     """
 
     def __init__(
         self,
         sims: int = 200,
-        net: str | None = None,
+        policy_value: PolicyValueFn | None = None,
         cpuct: float = 1.5,
         leaves: int = 8,
         rollouts: int = 1,
-        device: str = "cpu",
         size: int = 8,
         seed: int | None = None,
+        name: str | None = None,
     ) -> None:
         self.rng = np.random.default_rng(seed)
         self.config = MCTSConfig(sims=sims, cpuct=cpuct, leaves_per_game=leaves)
-        self.net = net
+        self.policy_value = policy_value
         self.rollouts = rollouts
         self.seed = seed
-        self.device = device
         self._size = size
         self._searchers: dict[int, BatchedMCTS] = {}
-        self._evaluator: Evaluator | None = None
-        self.name = f"mcts:sims={sims}" + (f",net={net}" if net else "")
-        if net is not None:
-            self._evaluator = self._net_evaluator()
-
-    def _net_evaluator(self) -> Evaluator:
-        from bitflip.nn.evaluator import NetEvaluator
-
-        path = str(self.net)
-        if path == "builtin":
-            from bitflip.nn.agents import shipped_az_net
-
-            path = str(shipped_az_net(self._size))
-        return NetEvaluator.from_file(path, self.device)
+        self.name = name or f"mcts:sims={sims}"
 
     def _searcher(self, size: int) -> BatchedMCTS:
         if size not in self._searchers:
-            if self._evaluator is not None:
-                if self._evaluator.size != size:
-                    raise ValueError(
-                        f"the net {self.net} plays {self._evaluator.size}x"
-                        f"{self._evaluator.size}, not {size}x{size}"
-                    )
-                ev: Evaluator = self._evaluator
-            else:
-                ev = RolloutEvaluator(size, self.rollouts, seed=int(self.rng.integers(2**31)))
-            self._searchers[size] = BatchedMCTS(ev, 1, self.config, seed=self.seed or 0)
+            pv = self.policy_value
+            if pv is None:
+                pv = RolloutPolicyValue(size, self.rollouts, seed=int(self.rng.integers(2**31)))
+            elif pv.size != size:
+                raise ValueError(f"{self.name} plays {pv.size}x{pv.size} boards, not {size}x{size}")
+            self._searchers[size] = BatchedMCTS(pv, 1, self.config, seed=self.seed or 0)
         return self._searchers[size]
 
     @property
     def size(self) -> int:
-        return self._evaluator.size if self._evaluator is not None else self._size
+        return self.policy_value.size if self.policy_value is not None else self._size
 
     def new_game(self) -> None:
         """Nothing to forget: every move starts a fresh tree."""

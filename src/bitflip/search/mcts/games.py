@@ -9,57 +9,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
-from numba import njit
 
-from bitflip.core.bitboard import U1, flips, legal_moves, lowest_square, popcount
-from bitflip.core.board import Board, Color
+from bitflip.core.arrays import legal_moves_many, play_many, random_moves
+from bitflip.core.bitboard import margin_with_empties
+from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
 from bitflip.search.mcts.search import BatchedMCTS, choose_moves
 
-if TYPE_CHECKING:
-    from bitflip.agents import Agent
 
+class MovePicker(Protocol):
+    """What a match needs of a non-MCTS player (every :class:`bitflip.agents.Agent` has it).
 
-@njit(cache=True)
-def _legal_all(p: np.ndarray, o: np.ndarray, mask: np.uint64) -> tuple[np.ndarray, np.ndarray]:
-    mine = np.empty(p.shape[0], np.uint64)
-    theirs = np.empty(p.shape[0], np.uint64)
-    for i in range(p.shape[0]):
-        mine[i] = legal_moves(p[i], o[i], mask)
-        theirs[i] = legal_moves(o[i], p[i], mask)
-    return mine, theirs
+    Declared here so that search does not import the agents layer above it.
+    """
 
-
-@njit(cache=True)
-def _play_all(p: np.ndarray, o: np.ndarray, moves: np.ndarray, which: np.ndarray) -> None:
-    # Plays moves[g] (a square or PASS) in place and swaps sides, for the games in ``which``.
-    for g in range(p.shape[0]):
-        if not which[g]:
-            continue
-        m = moves[g]
-        if m == PASS:
-            p[g], o[g] = o[g], p[g]
-        else:
-            f = flips(p[g], o[g], m)
-            p[g], o[g] = o[g] ^ f, p[g] | f | (U1 << np.uint64(m))
-
-
-@njit(cache=True)
-def _random_moves(legal: np.ndarray, seed: int) -> np.ndarray:
-    np.random.seed(seed)
-    out = np.empty(legal.shape[0], np.int64)
-    for g in range(legal.shape[0]):
-        x = legal[g]
-        if x == 0:
-            out[g] = PASS
-            continue
-        for _ in range(np.random.randint(popcount(x))):
-            x &= x - U1
-        out[g] = lowest_square(x)
-    return out
+    def select_move(self, board: Board) -> Move: ...
 
 
 @dataclass
@@ -87,17 +54,6 @@ class GameBatch:
         return np.asarray(np.where(self.side == 0, m, -m))
 
 
-def final_margin(black: int, white: int, size: int) -> int:
-    """Black minus white with the empty squares given to the winner."""
-    empties = size * size - black - white
-    diff = black - white
-    if diff > 0:
-        return diff + empties
-    if diff < 0:
-        return diff - empties
-    return 0
-
-
 def _board(p: int, o: int, side: int, size: int) -> Board:
     b = Board(size=size)
     b.black, b.white = (p, o) if side == 0 else (o, p)
@@ -106,7 +62,7 @@ def _board(p: int, o: int, side: int, size: int) -> Board:
 
 
 def play_games(
-    players: Sequence[BatchedMCTS | Agent],
+    players: Sequence[BatchedMCTS | MovePicker],
     seats: np.ndarray,
     *,
     record: bool = False,
@@ -146,7 +102,7 @@ def play_games(
     rec: dict[str, list[np.ndarray]] = {k: [] for k in ("p", "o", "s", "l", "pi", "m", "g", "y")}
     step = 0
     while not done.all():
-        mine, theirs = _legal_all(p, o, mask)
+        mine, theirs = legal_moves_many(p, o, mask), legal_moves_many(o, p, mask)
         done |= (mine == 0) & (theirs == 0)
         live = ~done
         if not live.any():
@@ -155,9 +111,9 @@ def play_games(
         if step < opening_plies:
             if openings is not None:
                 for g in np.flatnonzero(live & (mine != 0)):
-                    moves[g] = _random_moves(mine[g : g + 1], int(openings[g, step]))[0]
+                    moves[g] = random_moves(mine[g : g + 1], int(openings[g, step]))[0]
             else:
-                moves = _random_moves(mine, int(rng.integers(2**31)))
+                moves = random_moves(mine, int(rng.integers(2**31)))
         else:
             counts = np.array([int(x).bit_count() for x in mine])
             single = live & (counts == 1)
@@ -194,7 +150,7 @@ def play_games(
             searched += single | multi
         for g in np.flatnonzero(live):
             move_lists[g].append(int(moves[g]))
-        _play_all(p, o, moves, live)
+        play_many(p, o, moves, live)
         side = np.where(live, 1 - side, side)
         step += 1
         if on_move is not None:
@@ -203,7 +159,12 @@ def play_games(
     ob = np.array([int(x).bit_count() for x in o])
     b_discs = np.where(side == 0, pb, ob)
     w_discs = np.where(side == 0, ob, pb)
-    margin = np.array([final_margin(b, w, size) for b, w in zip(b_discs, w_discs, strict=True)])
+    margin = np.array(
+        [
+            margin_with_empties(b - w, size * size - b - w)
+            for b, w in zip(b_discs, w_discs, strict=True)
+        ]
+    )
 
     def cat(key: str, dtype: type, shape: tuple[int, ...] = (0,)) -> np.ndarray:
         return np.concatenate(rec[key]).astype(dtype) if rec[key] else np.zeros(shape, dtype)
@@ -241,8 +202,8 @@ class MatchResult:
 
 
 def play_match(
-    a: BatchedMCTS | Agent,
-    b: BatchedMCTS | Agent,
+    a: BatchedMCTS | MovePicker,
+    b: BatchedMCTS | MovePicker,
     pairs: int,
     *,
     opening_plies: int = 4,

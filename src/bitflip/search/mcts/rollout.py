@@ -5,10 +5,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import legal_moves, play, popcount, random_square
 from bitflip.core.geometry import board_mask
-
-_U1 = np.uint64(1)
 
 
 @njit(cache=True)
@@ -20,15 +18,10 @@ def random_playout(p: np.uint64, o: np.uint64, mask: np.uint64) -> float:
         moves = legal_moves(p, o, mask)
         if moves == 0:
             passes += 1
+            p, o = o, p
         else:
             passes = 0
-            k = np.random.randint(popcount(moves))
-            for _ in range(k):
-                moves &= moves - _U1
-            sq = lowest_square(moves)
-            f = flips(p, o, sq)
-            p, o = p | f | (_U1 << np.uint64(sq)), o ^ f
-        p, o = o, p
+            p, o = play(p, o, random_square(moves))
         sign = -sign
     diff = popcount(p) - popcount(o)
     if diff == 0:
@@ -51,7 +44,7 @@ def rollout_values(
     return out
 
 
-class RolloutEvaluator:
+class RolloutPolicyValue:
     """Uniform priors and the mean of random playouts as the value."""
 
     def __init__(self, size: int = 8, rollouts: int = 1, seed: int | None = None) -> None:

@@ -1,9 +1,10 @@
 """Batched PUCT search over many games: the Python driver of :mod:`.tree`.
 
 Each round collects the pending leaves of every tree into one batch, calls the
-:class:`Evaluator` once, and backs the results up. No torch here: an evaluator is anything with
-an ``evaluate`` method (a network in :mod:`bitflip.nn.evaluator`, random rollouts in
-:mod:`.rollout`).
+:class:`PolicyValueFn` once, and backs the results up. No torch here: a policy-value function is
+anything with an ``evaluate`` method (a network in :mod:`bitflip.nn.policy_value`, random
+rollouts in :mod:`.rollout`). "Evaluation" without more words means the static evaluation of
+:mod:`bitflip.eval`.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ NUM_MOVES = 65
 
 
 @runtime_checkable
-class Evaluator(Protocol):
+class PolicyValueFn(Protocol):
     """Evaluates a batch of positions for the search (lc0's AddInput + ComputeBlocking).
 
     ``evaluate(p, o)`` takes two uint64 arrays of shape (B,), the side to move's discs and the
@@ -73,29 +74,29 @@ class SearchOutput:
     value: np.ndarray
     """(G,) mean backed-up value at the root, for its side to move."""
     evaluations: int
-    """Positions sent to the evaluator."""
+    """Positions sent to the policy-value function."""
     batches: int
-    """Evaluator calls."""
+    """PolicyValueFn calls."""
 
 
 class BatchedMCTS:
-    """PUCT search run in lockstep for up to ``num_games`` positions, one evaluator batch a round.
+    """PUCT search run in lockstep for up to ``num_games`` positions, one network batch a round.
 
-    >>> from bitflip.search.mcts.rollout import RolloutEvaluator
+    >>> from bitflip.search.mcts.rollout import RolloutPolicyValue
     >>> from bitflip.core.board import Board
     >>> b = Board(size=6)
-    >>> mcts = BatchedMCTS(RolloutEvaluator(6, seed=1), 1, MCTSConfig(sims=50))
+    >>> mcts = BatchedMCTS(RolloutPolicyValue(6, seed=1), 1, MCTSConfig(sims=50))
     >>> out = mcts.search(np.array([b.black], np.uint64), np.array([b.white], np.uint64))
     >>> int(out.visits.sum()) >= 49 and bool(out.visits[0, 64] == 0)
     True
     """
 
     def __init__(
-        self, evaluator: Evaluator, num_games: int, config: MCTSConfig, *, seed: int = 0
+        self, policy_value: PolicyValueFn, num_games: int, config: MCTSConfig, *, seed: int = 0
     ) -> None:
-        self.evaluator = evaluator
+        self.policy_value = policy_value
         self.config = config
-        self.size = evaluator.size
+        self.size = policy_value.size
         self.mask = board_mask(self.size)
         nodes = config.sims + config.leaves_per_game + 8
         self.pool = t.TreePool(num_games, nodes, nodes * 16 + 64, config.leaves_per_game)
@@ -139,7 +140,7 @@ class BatchedMCTS:
             gk = np.nonzero(pool.leaf_node >= 0)
             n = len(gk[0])
             if n:
-                pol, val = self.evaluator.evaluate(pool.leaf_p[gk], pool.leaf_o[gk])
+                pol, val = self.policy_value.evaluate(pool.leaf_p[gk], pool.leaf_o[gk])
                 slot = np.zeros(pool.leaf_node.shape, np.int64)
                 slot[gk] = np.arange(n)
                 self._expand(slot, np.asarray(pol, np.float32), np.asarray(val, np.float32))
@@ -159,19 +160,15 @@ class BatchedMCTS:
     def _select(self, todo: np.ndarray, k_leaves: int) -> None:
         pool, cfg = self.pool, self.config
         t.select_leaves(
-            pool.np_, pool.no_, pool.nfirst, pool.nnum, pool.nstate, pool.nvalue, pool.nvisit,
-            pool.emove, pool.eprior, pool.en, pool.ew, pool.echild, pool.ncount, pool.sims,
-            todo, cfg.sims, k_leaves, cfg.cpuct, cfg.fpu, cfg.virtual_loss, self.mask,
-            pool.leaf_node, pool.leaf_p, pool.leaf_o, pool.path_e, pool.path_n, pool.path_len,
+            pool.node_arrays, pool.edge_arrays, pool.leaf_arrays, pool.ncount, pool.sims, todo,
+            cfg.sims, k_leaves, cfg.cpuct, cfg.fpu, cfg.virtual_loss, self.mask,
         )  # fmt: skip
 
     def _expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:
         pool, cfg = self.pool, self.config
         t.expand_backup(
-            pool.np_, pool.no_, pool.nfirst, pool.nnum, pool.nstate, pool.nvalue, pool.nvisit,
-            pool.emove, pool.eprior, pool.en, pool.ew, pool.echild, pool.ecount, pool.sims,
-            cfg.virtual_loss, self.mask, pool.leaf_node, pool.path_e, pool.path_n,
-            pool.path_len, slot, pol, val,
+            pool.node_arrays, pool.edge_arrays, pool.leaf_arrays, pool.ecount, pool.sims,
+            cfg.virtual_loss, self.mask, slot, pol, val,
         )  # fmt: skip
 
 

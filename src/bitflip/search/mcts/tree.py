@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from bitflip.core.bitboard import flips, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import U1, legal_moves, lowest_square, play, popcount
 from bitflip.core.geometry import PASS
 
 UNEXPANDED = 0
@@ -27,10 +27,11 @@ TERMINAL = 3
 LEAF_ONLY = 4
 """Evaluated but not expanded because the edge pool was full: its value is reused."""
 
+Arrays = tuple[np.ndarray, ...]
+"""A group of a pool's arrays handed to a kernel as one tuple (see :class:`TreePool`)."""
+
 MAX_DEPTH = 160
 """Longest path a descent can take (60 moves plus passes fit easily)."""
-
-_U1 = np.uint64(1)
 
 
 @dataclass
@@ -66,6 +67,21 @@ class TreePool:
         self.path_n = np.zeros((g, k, MAX_DEPTH), np.int32)
         self.path_len = np.zeros((g, k), np.int32)
 
+    @property
+    def node_arrays(self) -> Arrays:
+        """Per node: position (p, o), first edge, edge count, state, value, visits."""
+        return (self.np_, self.no_, self.nfirst, self.nnum, self.nstate, self.nvalue, self.nvisit)
+
+    @property
+    def edge_arrays(self) -> Arrays:
+        """Per edge: move, prior, visits N, total value W, child node."""
+        return (self.emove, self.eprior, self.en, self.ew, self.echild)
+
+    @property
+    def leaf_arrays(self) -> Arrays:
+        """Per pending leaf: its node and position, and the path that reached it."""
+        return (self.leaf_node, self.leaf_p, self.leaf_o, self.path_e, self.path_n, self.path_len)
+
     def reset(self, p: np.ndarray, o: np.ndarray, which: np.ndarray) -> None:
         """Start fresh trees rooted at ``(p[g], o[g])`` for the games where ``which`` is true."""
         reset_trees(self.np_, self.no_, self.nstate, self.nvisit, self.ncount, self.ecount,
@@ -73,7 +89,11 @@ class TreePool:
 
 
 @njit(cache=True)
-def reset_trees(np_, no_, nstate, nvisit, ncount, ecount, sims, p, o, which):  # type: ignore[no-untyped-def]
+def reset_trees(
+    np_: np.ndarray, no_: np.ndarray, nstate: np.ndarray, nvisit: np.ndarray,
+    ncount: np.ndarray, ecount: np.ndarray, sims: np.ndarray, p: np.ndarray, o: np.ndarray,
+    which: np.ndarray
+) -> None:  # fmt: skip
     for g in range(which.shape[0]):
         if which[g]:
             np_[g, 0] = p[g]
@@ -86,7 +106,10 @@ def reset_trees(np_, no_, nstate, nvisit, ncount, ecount, sims, p, o, which):  #
 
 
 @njit(cache=True)
-def _backup(g, k, d, v, vloss, path_e, path_n, en, ew, nvisit):  # type: ignore[no-untyped-def]
+def _backup(
+    g: int, k: int, d: int, v: float, vloss: float, path_e: np.ndarray, path_n: np.ndarray,
+    en: np.ndarray, ew: np.ndarray, nvisit: np.ndarray
+) -> None:  # fmt: skip
     # v is the leaf's value for its side to move; each edge above flips the view.
     cur = v
     for j in range(d - 1, -1, -1):
@@ -98,7 +121,10 @@ def _backup(g, k, d, v, vloss, path_e, path_n, en, ew, nvisit):  # type: ignore[
 
 
 @njit(cache=True)
-def _revert(g, k, d, vloss, path_e, path_n, en, ew, nvisit):  # type: ignore[no-untyped-def]
+def _revert(
+    g: int, k: int, d: int, vloss: float, path_e: np.ndarray, path_n: np.ndarray,
+    en: np.ndarray, ew: np.ndarray, nvisit: np.ndarray
+) -> None:  # fmt: skip
     for j in range(d):
         e = path_e[g, k, j]
         ew[g, e] += vloss
@@ -117,16 +143,19 @@ def _terminal_value(p: np.uint64, o: np.uint64) -> float:
 
 
 @njit(cache=True, parallel=True)
-def select_leaves(  # type: ignore[no-untyped-def]
-    np_, no_, nfirst, nnum, nstate, nvalue, nvisit, emove, eprior, en, ew, echild,
-    ncount, sims, active, target, k_leaves, cpuct, fpu, vloss, mask,
-    leaf_node, leaf_p, leaf_o, path_e, path_n, path_len,
-):  # fmt: skip
+def select_leaves(
+    nodes: Arrays, edges: Arrays, leaves: Arrays, ncount: np.ndarray, sims: np.ndarray,
+    active: np.ndarray, target: int, k_leaves: int, cpuct: float, fpu: float, vloss: float,
+    mask: np.uint64
+) -> None:  # fmt: skip
     """Descend up to ``k_leaves`` times in each active tree; fill the leaf slots.
 
     Terminal nodes are backed up at once. A descent that meets a leaf already pending in this
     round (a collision) undoes its virtual loss and ends that tree's round.
     """
+    np_, no_, nfirst, nnum, nstate, nvalue, nvisit = nodes
+    emove, eprior, en, ew, echild = edges
+    leaf_node, leaf_p, leaf_o, path_e, path_n, path_len = leaves
     n_games = active.shape[0]
     max_nodes = np_.shape[1]
     for g in prange(n_games):
@@ -167,9 +196,7 @@ def select_leaves(  # type: ignore[no-untyped-def]
                         np_[g, child] = o
                         no_[g, child] = p
                     else:
-                        f = flips(p, o, m)
-                        np_[g, child] = o ^ f
-                        no_[g, child] = p | f | (_U1 << np.uint64(m))
+                        np_[g, child], no_[g, child] = play(p, o, m)
                     nstate[g, child] = UNEXPANDED
                     nvisit[g, child] = 0.0
                     echild[g, be] = child
@@ -208,14 +235,17 @@ def select_leaves(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, parallel=True)
-def expand_backup(  # type: ignore[no-untyped-def]
-    np_, no_, nfirst, nnum, nstate, nvalue, nvisit, emove, eprior, en, ew, echild,
-    ecount, sims, vloss, mask, leaf_node, path_e, path_n, path_len, slot, probs, values,
-):  # fmt: skip
+def expand_backup(
+    nodes: Arrays, edges: Arrays, leaves: Arrays, ecount: np.ndarray, sims: np.ndarray,
+    vloss: float, mask: np.uint64, slot: np.ndarray, probs: np.ndarray, values: np.ndarray
+) -> None:  # fmt: skip
     """Expand every pending leaf with its evaluated priors and back its value up.
 
     ``slot[g, k]`` is the row of ``probs`` / ``values`` that holds leaf ``(g, k)``.
     """
+    np_, no_, nfirst, nnum, nstate, nvalue, nvisit = nodes
+    emove, eprior, en, ew, echild = edges
+    leaf_node, _, _, path_e, path_n, path_len = leaves
     max_edges = emove.shape[1]
     for g in prange(leaf_node.shape[0]):
         for k in range(leaf_node.shape[1]):
@@ -247,7 +277,7 @@ def expand_backup(  # type: ignore[no-untyped-def]
                     e = first
                     while moves:
                         sq = lowest_square(moves)
-                        moves &= moves - _U1
+                        moves &= moves - U1
                         pr = max(float(probs[row, sq]), 0.0)
                         emove[g, e] = sq
                         eprior[g, e] = pr
@@ -268,7 +298,10 @@ def expand_backup(  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def add_root_noise(nfirst, nnum, nstate, eprior, which, alpha, eps, seed):  # type: ignore[no-untyped-def]
+def add_root_noise(
+    nfirst: np.ndarray, nnum: np.ndarray, nstate: np.ndarray, eprior: np.ndarray,
+    which: np.ndarray, alpha: float, eps: float, seed: int
+) -> None:  # fmt: skip
     """Mix Dirichlet(alpha) noise into the root priors of the chosen trees (AlphaZero)."""
     np.random.seed(seed)
     for g in range(which.shape[0]):
@@ -288,7 +321,10 @@ def add_root_noise(nfirst, nnum, nstate, eprior, which, alpha, eps, seed):  # ty
 
 
 @njit(cache=True)
-def root_stats(nfirst, nnum, nstate, emove, en, ew, out_visits, out_q):  # type: ignore[no-untyped-def]
+def root_stats(
+    nfirst: np.ndarray, nnum: np.ndarray, nstate: np.ndarray, emove: np.ndarray,
+    en: np.ndarray, ew: np.ndarray, out_visits: np.ndarray, out_q: np.ndarray
+) -> None:  # fmt: skip
     """Root visit counts per move (65 columns, PASS = 64) and the root value for its mover."""
     out_visits[:] = 0.0
     for g in range(out_visits.shape[0]):

@@ -1,8 +1,27 @@
-"""What ``bitflip train value`` and ``bitflip train policy`` share."""
+"""``bitflip train value|policy --config FILE``: supervised networks from expert games.
+
+Both tasks take the same options; the config file (``configs/value*.toml``,
+``configs/policy*.toml``) says the rest.
+"""
 
 from __future__ import annotations
 
 import argparse
+
+from bitflip.cli._subcommand import Subparsers, add_subcommand
+
+_DETAILS = (
+    "Train a {task} network: checkpoints each epoch (--resume continues), early "
+    "stopping, metrics.csv and loss.png in the run folder, a content-hashed model file."
+)
+
+
+def register(sub: Subparsers) -> None:
+    for task in ("value", "policy"):
+        summary = f"a {task} network from training shards (configs/{task}*.toml)"
+        p = add_subcommand(sub, task, summary, _DETAILS.format(task=task))
+        add_arguments(p)
+        p.set_defaults(func=run, task=task)
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -21,7 +40,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quiet", action="store_true", help="no progress bars")
 
 
-def run(args: argparse.Namespace, task: str) -> int:
+def run(args: argparse.Namespace) -> int:
+    task: str = args.task
     import dataclasses
     from pathlib import Path
 
@@ -47,14 +67,14 @@ def run(args: argparse.Namespace, task: str) -> int:
         raise ValueError(
             f"--split-seeds wants integers like 0,1,2, not {args.split_seeds!r}"
         ) from None
-    from bitflip.learn.datasets import read_shards
+    from bitflip.learn.shards import read_shards
 
-    records = read_shards(cfg.data.shards, progress=not args.quiet)
+    positions = read_shards(cfg.data.shards, progress=not args.quiet)
     results = []
     for seed in seeds:
         data = dataclasses.replace(cfg.data, split="random", split_seed=seed)
         run_cfg = dataclasses.replace(cfg, data=data, out=str(Path(cfg.out) / f"split-{seed}"))
-        results.append((seed, train(run_cfg, args.resume, not args.quiet, records=records)))
+        results.append((seed, train(run_cfg, args.resume, not args.quiet, positions=positions)))
     keys = list(results[0][1].test)
     print("split seed  " + "  ".join(f"{k:>12}" for k in keys))
     for seed, res in results:

@@ -2,12 +2,11 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.formats._games import games
 
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
-from bitflip.formats._replay import replay_one
-
-from ._games import games
+from bitflip.core.replay import replay_one
 
 
 def _reference(moves: list[int], size: int) -> tuple[list[int], int]:

@@ -1,4 +1,4 @@
-"""A torch network behind the :class:`bitflip.search.mcts.Evaluator` protocol."""
+"""A torch network behind the :class:`bitflip.search.mcts.PolicyValueFn` protocol."""
 
 from __future__ import annotations
 
@@ -9,16 +9,10 @@ import torch
 
 from bitflip.nn.alphazero import AZNet, action_squares, encode
 from bitflip.nn.checkpoint import load_az_net
+from bitflip.nn.device import pick_device
 
 
-def pick_device(device: str = "auto") -> torch.device:
-    """``auto``: CUDA when present, else CPU."""
-    if device == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(device)
-
-
-class NetEvaluator:
+class NetPolicyValue:
     """Evaluates whole leaf batches with one forward pass (chunked at ``max_batch``)."""
 
     def __init__(self, net: AZNet, device: str | torch.device = "cpu", max_batch: int = 4096):
@@ -31,7 +25,7 @@ class NetEvaluator:
         self.positions = 0
 
     @classmethod
-    def from_file(cls, path: str | Path, device: str = "auto") -> NetEvaluator:
+    def from_file(cls, path: str | Path, device: str = "auto") -> NetPolicyValue:
         dev = pick_device(device)
         return cls(load_az_net(path, dev), dev)
 

@@ -1,0 +1,107 @@
+"""How a subcommand module adds its parser, and the help of the commands that use it.
+
+A module's ``register(sub)`` calls :func:`add_subcommand` with the command's name; the one-line
+summary (``bitflip --help``) and the details (``bitflip CMD --help``) are listed in
+:data:`TEXTS`, so every command's help reads alike and sits in one table.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TypeAlias
+
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+"""What ``add_subparsers()`` returns: the ``sub`` every ``register(sub)`` receives."""
+
+TEXTS: dict[str, tuple[str, str | None]] = {
+    "convert": (
+        "convert game files between formats (.txt, .ggf, .wtb; .obf)",
+        "Convert by file extension: .txt transcripts (one game per line), .ggf (GGS records), "
+        ".wtb (WTHOR; writing it also writes the .JOU/.TRN names beside it), .obf positions (to"
+        " .obf only). Every game is replayed and checked.",
+    ),
+    "train alphazero": (
+        "AlphaZero self-play learning (configs/alphazero-*.toml)",
+        "Runs self-play -> train -> gate iterations in the run directory; killed at any point, "
+        "the same command resumes. --step runs one step of one iteration; --evaluate plays a "
+        "net against baseline agents (the report's Table 1).",
+    ),
+    "train patterns": (
+        "fit the pattern-table evaluation on WTHOR games",
+        "Regression of the pattern tables (one set per game phase) on positions of WTHOR games,"
+        " split by game; prints the held-out mean absolute error in discs and writes "
+        "patterns-<hash>.npz with a card (.md) into the run folder. A run that is stopped "
+        "resumes from its last epoch when started again with the same config.",
+    ),
+    "train qlearning": (
+        "tabular Q-learning on hashed states (configs/qlearning.toml)",
+        "Trains a Q-table by self-play or against random, saves it, then prints the report's "
+        "table: random vs random, trained vs random, trained vs trained.",
+    ),
+    "train td": (
+        "TD(lambda) on the FIREBRAND features with time weights (configs/td.toml)",
+        "Staged TD(lambda) self-play (10, 20, 40, 60 empties ...). Writes weights.json (use "
+        "with td:weights=FILE or --eval), trajectory.csv and trajectory.png.",
+    ),
+    "data": (
+        "download data sets; build training data from game databases",
+        "Training data: versioned npz shards of positions with their targets.",
+    ),
+    "data build": (
+        "convert WTHOR files (and extra game files) to training shards",
+        "One shard per input file: every position of every game with the move played, the final"
+        " disc difference and result from the mover's view and WTHOR's theoretical score. "
+        "Repeated games are dropped; positions are deduplicated at training time, after the "
+        "split by game.",
+    ),
+    "data get": (
+        "download WTHOR, the FFO endgame tests or the XOT openings",
+        "Download a data set from its official source into the user data folder (or --dest), "
+        "where every command and the tests find it. Files are checked (SHA-256, or for WTHOR "
+        "the size its header announces); a broken download resumes when run again.",
+    ),
+    "db": (
+        "game databases: summaries",
+        None,
+    ),
+    "db stats": (
+        "games, years, players, results, unfinished games, margins",
+        "Summarise .wtb (with the .JOU/.TRN names found beside them) and .ggf files; a folder "
+        "counts every .wtb and .ggf file in it.",
+    ),
+    "nn": (
+        "test or describe a network file",
+        None,
+    ),
+    "nn test": (
+        "a network's accuracy (policy) or MSE and disc error (value) on WTHOR games",
+        "Policy nets: top-1/top-3 accuracy over every position of the games (top1_choice: "
+        "positions with two or more legal moves). Value nets: MSE of the result on the +-1 "
+        "scale and the disc error, finished games only.",
+    ),
+    "nn info": (
+        "print a network file's config, lineage and metrics",
+        None,
+    ),
+}
+"""(summary, details) of each command, by its words after ``bitflip``."""
+
+
+def add_subcommand(
+    sub: Subparsers, command: str, summary: str | None = None, details: str | None = None
+) -> argparse.ArgumentParser:
+    """The parser of ``command`` (e.g. ``"data build"``; its last word is the name typed).
+
+    Its texts come from :data:`TEXTS` unless ``summary`` is given.
+    """
+    if summary is None:
+        summary, details = TEXTS[command]
+    return sub.add_parser(command.split()[-1], help=summary, description=details)
+
+
+def add_actions(sub: Subparsers, command: str) -> Subparsers:
+    """A command that takes an ACTION first (``bitflip data build``); returns its subparsers."""
+    p = add_subcommand(sub, command)
+    actions = p.add_subparsers(dest=f"{command}_command", metavar="ACTION")
+    actions.required = True
+    return actions

@@ -1,0 +1,45 @@
+"""The ``mcts`` agent spec: PUCT search with a network (``mcts:net=FILE,sims=N``) or rollouts.
+
+Search defines the agent and the :class:`~bitflip.search.mcts.PolicyValueFn` it consumes; this
+module, on the network side of the layers, loads the net and hands it to the search. torch is
+imported only when a net is given, so ``mcts:sims=N`` works without it.
+"""
+
+from __future__ import annotations
+
+from bitflip.search.mcts.agent import MCTSAgent
+from bitflip.search.mcts.search import PolicyValueFn
+
+
+def mcts_agent(
+    sims: int = 200,
+    net: str | None = None,
+    cpuct: float = 1.5,
+    leaves: int = 8,
+    rollouts: int = 1,
+    device: str = "cpu",
+    size: int = 8,
+    seed: int | None = None,
+) -> MCTSAgent:
+    """The agent of spec ``mcts:...`` (registered in :mod:`bitflip.agents`).
+
+    Args:
+        sims: simulations per move.
+        net: an AlphaZero network file (az-<hash>.pt), or ``builtin`` for the net shipped
+            for ``size`` (8x8 or 6x6); without it, random rollouts evaluate.
+        cpuct: PUCT exploration constant.
+        leaves: descents per round (virtual loss); more leaves make bigger network batches.
+        rollouts: random playouts per leaf when no net is given.
+        device: torch device for the net ('auto', 'cpu', 'cuda').
+        size: board size for rollouts and ``net=builtin`` (a net file knows its own).
+        seed: seeds rollouts and tie-breaks.
+    """
+    policy_value: PolicyValueFn | None = None
+    if net is not None:
+        from bitflip.nn.agents import shipped_az_net
+        from bitflip.nn.policy_value import NetPolicyValue
+
+        path = str(shipped_az_net(size)) if net == "builtin" else str(net)
+        policy_value = NetPolicyValue.from_file(path, device)
+    name = f"mcts:sims={sims}" + (f",net={net}" if net else "")
+    return MCTSAgent(sims, policy_value, cpuct, leaves, rollouts, size, seed, name)
