@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib.resources import files
 
-from bitflip.core.board import Board, Move
 from bitflip.core.bitboard import NUM_SYMMETRIES
+from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
 from bitflip.formats.transcript import parse_transcript
 

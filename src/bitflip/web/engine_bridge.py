@@ -10,8 +10,8 @@ Every score leaves this module as discs the board allows (:func:`disc_score`).
 
 from __future__ import annotations
 
-import threading
 import logging
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
