@@ -10,6 +10,7 @@ This module is pure game logic: no threads, no I/O (see :mod:`bitflip.web.sessio
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -315,10 +316,8 @@ class GameState:
             line = d.pop("line")
             d["tree"] = MoveTree.linear(line).to_json()
             d["leaf"] = len(line)
-            d["evals"] = [{**e, "node": e.pop("ply")} for e in map(dict, d.get("evals", []))]
-            d["analysis"] = [
-                {**a, "node": a.pop("ply") + 1} for a in map(dict, d.get("analysis", []))
-            ]
+            d["evals"] = [_renamed(e, lambda ply: ply) for e in d.get("evals", [])]
+            d["analysis"] = [_renamed(a, lambda ply: ply + 1) for a in d.get("analysis", [])]
         tree = MoveTree.from_json(d.pop("tree"))
         evals = [Evaluation(**e) for e in d.pop("evals", [])]
         analysis = [PlyAnalysis(**a) for a in d.pop("analysis", [])]
@@ -344,6 +343,13 @@ class GameState:
             b = boards[self.tree.parents[node]].copy(stack=False)
             b.push(self.tree.moves[node])
             boards[node] = b
+
+
+def _renamed(row: dict[str, Any], node_of: Callable[[int], int]) -> dict[str, Any]:
+    """An old row keyed by ``ply``, keyed by its node instead."""
+    out = {k: v for k, v in row.items() if k != "ply"}
+    out["node"] = node_of(int(row["ply"]))
+    return out
 
 
 def color_name(color: Color) -> str:

@@ -40,7 +40,7 @@ LEVEL_TIMES: dict[int, LevelTime] = {
     17: LevelTime(1.20, 6.34),
     18: LevelTime(3.17, 14.72),
     19: LevelTime(6.67, 27.19),
-    20: LevelTime(99.0, 99.0),
+    20: LevelTime(48.70, 206.68),
 }
 """Level (1-20) to its measured move time."""
 
