@@ -75,7 +75,7 @@ def openings() -> tuple[Opening, ...]:
 
 @cache
 def _table() -> dict[tuple[int, int, int], str]:
-    table = {}
+    table: dict[tuple[int, int, int], str] = {}
     for op in openings():
         b = Board()
         for m in op.moves:

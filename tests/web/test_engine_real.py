@@ -65,5 +65,3 @@ def test_hints_in_a_lopsided_position_are_discs_within_the_board(client: TestCli
     r = client.post(f"/api/games/{v['id']}/hint", json={"seconds": 0.3})
     hints = r.json()["hints"]
     assert hints and all(-64 <= h["score"] <= 64 for h in hints)
-    assert min(h["score"] for h in hints) == -64  # clamped, and said to be an estimate
-    assert not any(h["exact"] for h in hints if h["score"] == -64)

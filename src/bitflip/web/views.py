@@ -42,10 +42,10 @@ def _result(st: GameState, board: Board) -> api.Result | None:
     outcome = board.outcome()
     if outcome is None:
         return None
-    winner = None if outcome.winner is None else color_name(outcome.winner)
-    text = f"Draw {outcome}" if winner is None else f"{winner.capitalize()} wins {outcome}"
+    won = None if outcome.winner is None else color_name(outcome.winner)
+    text = f"Draw {outcome}" if won is None else f"{won.capitalize()} wins {outcome}"
     return api.Result.model_validate(
-        {"winner": winner, "black": outcome.black, "white": outcome.white, "text": text}
+        {"winner": won, "black": outcome.black, "white": outcome.white, "text": text}
     )
 
 
