@@ -96,6 +96,15 @@ def test_unwatched_games_leave_memory_and_come_back_from_the_store(
     assert back is not s and back.state.line == s.state.line
 
 
+def test_a_bare_unwatched_game_leaves_memory_soon(manager: GameManager, clock: Clock) -> None:
+    s = new(manager, human="both")
+    clock.now += sessions.BARE_EVICT_SECONDS + 1
+    manager.reap()
+    assert s.state.id not in {g.state.id for g in manager.games()}
+    with pytest.raises(sessions.UnknownGame):
+        manager.get(s.state.id)  # it was never stored: nothing was lost
+
+
 def test_too_many_games_evict_the_least_recent(
     manager: GameManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:

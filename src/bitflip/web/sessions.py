@@ -37,6 +37,8 @@ MAX_LIVE = 32
 from memory, least recently used first. They stay in the store and come back on the next request."""
 EVICT_SECONDS = 600.0
 """A game no page has looked at for this long leaves memory (and frees its engines)."""
+BARE_EVICT_SECONDS = 60.0
+"""A game in which nothing happened (not stored) leaves memory sooner: nothing is lost."""
 REAP_SECONDS = 1.0
 """How often the reaper looks at the games."""
 
@@ -259,7 +261,9 @@ class GameManager(Background):
                 if s.ponder_epoch == s.epoch and not s.watched(now):
                     self._end_ponder(s, s.epoch)
                 self._check_flag(s, now)
-            if now - s.last_seen > EVICT_SECONDS and s.polls == 0 and not s.busy():
+            idle = now - s.last_seen
+            limit = EVICT_SECONDS if s.stored else BARE_EVICT_SECONDS
+            if idle > limit and s.polls == 0 and not s.busy():
                 with self._lock:
                     if self._sessions.get(s.state.id) is s:
                         self._drop(s.state.id, s)

@@ -114,9 +114,12 @@ function render() {
   $("#btn-resign").disabled = view.over || view.human === "none";
   $("#side").value = view.human;
   fillOpponents($("#opponent"), st.agents, view.opponent);
-  $("#watch").hidden = view.human !== "none";
+  $("#watch").hidden = view.human !== "none" || view.over;
   $("#btn-pause").textContent = view.paused ? "Resume" : "Pause";
-  $("#watch-delay").value = String(view.delay);
+  // The pace shown is the option nearest the game's delay.
+  const paces = [...$("#watch-delay").options].map((o) => Number(o.value));
+  const pace = paces.reduce((a, b) => (Math.abs(b - view.delay) < Math.abs(a - view.delay) ? b : a));
+  $("#watch-delay").value = String(pace);
   $("#error").hidden = !view.error;
   $("#error").textContent = view.error;
   $("#game-title").textContent = view.title ? `\u2014 ${view.title}` : "";
