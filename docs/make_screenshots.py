@@ -36,9 +36,7 @@ ARGS = [
 LINE = "e6f4d3e7g4c5e8f5d6h3b5f3h4h5g6f6g5h6g3e3f2c4c3h2g2h7g7h1g1b4a4c7e2a3c6a5b6a6f7h8"
 
 
-def post(
-    base: str, path: str, body: dict[str, object], method: str = "POST"
-) -> dict[str, object]:
+def post(base: str, path: str, body: dict[str, object], method: str = "POST") -> dict[str, object]:
     req = urllib.request.Request(
         base + path,
         data=json.dumps(body).encode(),

@@ -162,6 +162,7 @@ class Analyst:
         self.new_engine = make_engine
         self._engine: WebEngine | None = None
         self._lock = threading.Lock()
+        self._cancel = threading.Event()
 
     def _get(self) -> WebEngine:
         if self._engine is None:
@@ -198,11 +199,16 @@ class Analyst:
         b = b.copy(stack=False)
         out = []
         with self._lock:
+            self._cancel.clear()
             engine = self._get()
             engine.new_game()
             for ply, move in enumerate(moves):
+                if self._cancel.is_set():
+                    break
                 if move != PASS:
                     scores = self._scores(engine, b, seconds_per_move)
+                    if not scores:  # stopped before the first iteration ended
+                        break
                     best = scores[0]
                     played = next((s for s in scores if s.move == move), None)
                     if played is None:  # stopped before the move was scored
@@ -229,6 +235,8 @@ class Analyst:
         return out
 
     def stop(self) -> None:
+        """End a running hint or analysis now (an analysis keeps the moves done so far)."""
+        self._cancel.set()
         if self._engine is not None:
             self._engine.stop()
 
