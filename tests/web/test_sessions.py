@@ -156,3 +156,19 @@ def test_watch_mode_pauses(manager: GameManager) -> None:
     assert len(s.state.line) == n and s.think_epoch != s.epoch
     manager.configure(s.state.id, api.GameSettings(paused=False))
     until(lambda: len(s.state.line) > n + 2)
+
+
+def test_the_clock_runs_out_and_a_rename_gives_no_time_back(
+    manager: GameManager, clock: Clock
+) -> None:
+    s = new(manager, human="black", minutes=1)
+    gid = s.state.id
+    clock.now += 30
+    manager.configure(gid, api.GameSettings(title="blitz"))
+    left = s.clocks_now(s.state.board(), clock.now)
+    assert left is not None and left[0] == pytest.approx(30) and left[1] == 60
+    clock.now += 31
+    manager.reap()
+    view = manager.view(s)
+    assert view.over and view.result is not None
+    assert view.result.text == "Black ran out of time: white wins"

@@ -41,7 +41,7 @@ class Background:
         """After the line or cursor changed: stop stale searches, store, let the opponent move."""
         self._invalidate(s)
         s.error = ""
-        s.turn_started = self.clock()
+        s.reached(self.clock())
         self._save(s)
         self._kick(s)
 
@@ -76,7 +76,7 @@ class Background:
             if clocks is not None:
                 st.clocks[st.node] = clocks
             self._invalidate(s)
-            s.turn_started = self.clock()
+            s.reached(self.clock())
             self._save(s)
             self._kick(s)
             return

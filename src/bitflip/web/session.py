@@ -52,10 +52,18 @@ class Session:
     """Long polls waiting on the game now: a page has it open."""
     turn_started: float = field(default_factory=time.monotonic)
     """When the position at the cursor was reached (the game clock runs from here)."""
+    turn_node: int = -1
+    """The node ``turn_started`` belongs to: other changes (a rename, a setting) keep it."""
     paused: bool = False
     """Watch mode: the engine does not move while paused."""
     delay: float = DEFAULT_DELAY
     """Watch mode: least seconds between two engine moves."""
+
+    def reached(self, now: float) -> None:
+        """The position at the cursor is shown now: its clock starts unless it already ran."""
+        if self.state.node != self.turn_node:
+            self.turn_node = self.state.node
+            self.turn_started = now
 
     def watched(self, now: float) -> bool:
         return self.polls > 0 or now - self.last_seen < WATCH_SECONDS

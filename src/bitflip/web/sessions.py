@@ -151,7 +151,8 @@ class GameManager(Background):
         )
 
     def _add(self, state: GameState) -> Session:
-        session = Session(state, last_seen=self.clock(), turn_started=self.clock())
+        session = Session(state, last_seen=self.clock())
+        session.reached(self.clock())
         if state.clock is not None:
             state.clocks[ROOT] = (state.clock, state.clock)
             state.clocks[state.node] = (state.clock, state.clock)
@@ -203,7 +204,8 @@ class GameManager(Background):
         state = self.store.load(game_id)
         if state is None:
             raise UnknownGame(game_id)
-        s = Session(state, stored=True, last_seen=now, turn_started=now)
+        s = Session(state, stored=True, last_seen=now)
+        s.reached(now)
         self._build_opponent(s)
         with self._lock:
             s = self._sessions.setdefault(game_id, s)
@@ -269,6 +271,8 @@ class GameManager(Background):
                         self._drop(s.state.id, s)
 
     def _check_flag(self, s: Session, now: float) -> None:
+        if s.state.clock is None:
+            return
         board = s.state.board()
         left = s.clocks_now(board, now)
         if left is None or not s.clock_running(board):
