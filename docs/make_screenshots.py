@@ -71,8 +71,11 @@ def main() -> None:
         ctx = browser.new_context(viewport={"width": 1280, "height": 820}, bypass_csp=True)
         page = ctx.new_page()
 
-        # 1. A game in progress against the default opponent: last move and flips marked.
-        game = post(base, "/api/games", {"human": "black", "moves": LINE[:16]})
+        # 1. A game in progress against the default opponent with a clock: the last two moves
+        # and their flips marked, the opening named, the level picker.
+        game = post(
+            base, "/api/games", {"human": "black", "moves": LINE[:16], "minutes": 5, "increment": 2}
+        )
         open_game(page, base, game)
         page.wait_for_function("window.bitflip.view.human_to_move")
         page.hover("#board rect[data-sq=b4]")

@@ -437,3 +437,24 @@ def test_flip_the_board(page: Any, server: str) -> None:
     assert x("a1") > x("h8")
     page.click("#board rect[data-sq=f5]")  # clicks still name the right squares
     page.wait_for_function("window.bitflip.view.moves.join('') === 'f5'")
+
+
+def test_the_board_editor_plays_on_in_the_same_game(page: Any, server: str) -> None:
+    game = start(page, server, human="both", moves="f5d6c3")
+    page.click("#btn-editor")
+    assert page.is_visible("#editor-keeps")  # the game's own position: its moves are kept
+    page.select_option("#form-editor select[name=human]", "black")
+    page.select_option("#form-editor select[name=opponent]", "random")
+    page.click("#editor-play")
+    page.wait_for_function("window.bitflip.view.human === 'black'")
+    page.wait_for_function("window.bitflip.view.moves.length === 4")  # random replied as white
+    v = view(page)
+    assert v["id"] == game["id"] and v["moves"][:3] == ["f5", "d6", "c3"]
+
+
+def test_a_game_clock_counts_down(page: Any, server: str) -> None:
+    start(page, server, human="both", minutes=1)
+    assert page.is_visible("#clock-black") and page.is_visible("#clock-white")
+    assert page.inner_text("#clock-white") == "1:00"
+    page.wait_for_function("document.querySelector('#clock-black').textContent === '0:58'")
+    assert "running" in (page.get_attribute("#clock-black", "class") or "")
