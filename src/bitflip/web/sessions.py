@@ -197,9 +197,11 @@ class GameManager(Background):
                 self._sessions.move_to_end(game_id)
         if s is not None:
             s.last_seen = now
-            if s.ponder_epoch != s.epoch and s.think_epoch != s.epoch:
+            ponders = s.opponent is not None and s.opponent.can_ponder
+            if ponders and s.ponder_epoch != s.epoch and s.rested_epoch != s.epoch:
                 with s.lock:
-                    self._kick(s)  # a page is back: pondering may start again
+                    if s.state.human_to_move():
+                        self._kick(s)  # a page is back: pondering starts again
             return s
         state = self.store.load(game_id)
         if state is None:

@@ -206,6 +206,12 @@ async function poll() {
       show(v);
     } catch (e) {
       if (ctrl.signal.aborted) return;
+      if (e.status === 404) {
+        // Deleted (in another tab), or a bare game the server let go: start afresh.
+        say("That game is gone; here is a new one.", "info");
+        await newGame({});
+        return;
+      }
       say(`Lost contact with the server: ${e.message}`, "error", 0);
       await new Promise((r) => setTimeout(r, 2000));
     }
