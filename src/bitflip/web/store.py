@@ -105,10 +105,12 @@ class GameStore:
             player: only games whose title, opponent or side contains this (any case).
             result: only games won by 'black' or 'white', drawn ('draw') or going on ('none').
         """
+        sql = "SELECT id, created, updated, data FROM games ORDER BY updated DESC"
         with self._lock:
-            rows = self._db.execute(
-                "SELECT id, created, updated, data FROM games ORDER BY updated DESC"
-            ).fetchall()
+            if player or result:  # filtered in Python: read them all
+                rows = self._db.execute(sql).fetchall()
+            else:
+                rows = self._db.execute(sql + " LIMIT ?", (limit,)).fetchall()
         out: list[GameSummary] = []
         needle = player.casefold()
         for gid, created, updated, data in rows:

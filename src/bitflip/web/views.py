@@ -6,6 +6,7 @@ from bitflip.core.board import BLACK, WHITE, Board
 from bitflip.core.geometry import PASS
 from bitflip.openings import opening_of
 from bitflip.web import api
+from bitflip.web.engine_bridge import disc_score
 from bitflip.web.games import GameState, color_name, transcript
 from bitflip.web.session import Session
 
@@ -64,8 +65,14 @@ def _branches(st: GameState, name: object) -> list[api.Branch]:
 
 def _evals(st: GameState) -> list[api.EvalPoint]:
     ply_of = {node: ply for ply, node in enumerate(st.path)}
+    # Rows stored before scores were clamped may hold an estimate past the board.
     evals = [
-        api.EvalPoint(ply=ply_of[e.node], score=e.score, exact=e.exact, source=e.source)
+        api.EvalPoint(
+            ply=ply_of[e.node],
+            score=disc_score(e.score, e.exact, st.size),
+            exact=e.exact,
+            source=e.source,
+        )
         for e in st.evals.values()
         if e.node in ply_of
     ]
@@ -91,9 +98,9 @@ def _analysis(st: GameState, name: object) -> list[api.MoveAnalysisOut]:
             api.MoveAnalysisOut(
                 ply=ply,
                 move=str(name(a.move)),
-                score=a.score,
+                score=disc_score(a.score, a.exact, st.size),
                 best_move=str(name(a.best_move)),
-                best_score=a.best_score,
+                best_score=disc_score(a.best_score, a.exact, st.size),
                 loss=a.loss,
                 exact=a.exact,
                 comparable=a.comparable,
