@@ -36,9 +36,12 @@ ARGS = [
 LINE = "e6f4d3e7g4c5e8f5d6h3b5f3h4h5g6f6g5h6g3e3f2c4c3h2g2h7g7h1g1b4a4c7e2a3c6a5b6a6f7h8"
 
 
-def post(base: str, path: str, body: dict[str, object]) -> dict[str, object]:
+def post(base: str, path: str, body: dict[str, object], method: str = "POST") -> dict[str, object]:
     req = urllib.request.Request(
-        base + path, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method=method,
     )
     with urllib.request.urlopen(req) as r:
         return json.loads(r.read())  # type: ignore[no-any-return]
@@ -64,10 +67,15 @@ def main() -> None:
     base = f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        page = browser.new_page(viewport={"width": 1280, "height": 820})
+        # Playwright's waits evaluate strings in the page, which the app's CSP forbids.
+        ctx = browser.new_context(viewport={"width": 1280, "height": 820}, bypass_csp=True)
+        page = ctx.new_page()
 
-        # 1. A game in progress against the default opponent: last move and flips marked.
-        game = post(base, "/api/games", {"human": "black", "moves": LINE[:16]})
+        # 1. A game in progress against the default opponent with a clock: the last two moves
+        # and their flips marked, the opening named, the level picker.
+        game = post(
+            base, "/api/games", {"human": "black", "moves": LINE[:16], "minutes": 5, "increment": 2}
+        )
         open_game(page, base, game)
         page.wait_for_function("window.bitflip.view.human_to_move")
         page.hover("#board rect[data-sq=b4]")
@@ -97,7 +105,29 @@ def main() -> None:
         page.screenshot(path=DOCS / "web-hints-analysis.png")
         page.set_viewport_size({"width": 1280, "height": 820})
 
-        # 4. Dialogs over a game in progress: new game, load, board editor.
+        # 4. A variation: another move at ply 6 keeps the game as played beside it.
+        game = post(base, "/api/games", {"human": "both", "moves": LINE[:28], "title": "study"})
+        open_game(page, base, game)
+        page.click("#moves button[data-ply='6']")
+        page.wait_for_function("window.bitflip.view.cursor === 6")
+        v = page.evaluate("window.bitflip.view")
+        other = [m for m in v["legal"] if m != v["moves"][6]]
+        page.click(f"#board rect[data-sq={other[0]}]")
+        page.wait_for_function("!window.bitflip.view.on_main_line")
+        page.wait_for_timeout(400)
+        page.screenshot(path=DOCS / "web-variation.png")
+
+        # 5. The game library, and the board seen from white's side.
+        page.click("#btn-games")
+        page.wait_for_selector("#dlg-games[open]")
+        page.screenshot(path=DOCS / "web-library.png")
+        page.keyboard.press("Escape")
+        page.click("#btn-flip")
+        page.wait_for_timeout(200)
+        page.screenshot(path=DOCS / "web-flipped.png")
+        page.click("#btn-flip")
+
+        # 6. Dialogs over a game in progress: new game, load, board editor.
         game = post(base, "/api/games", {"human": "black", "moves": LINE[:16]})
         open_game(page, base, game)
         page.click("#btn-new")
@@ -113,10 +143,12 @@ def main() -> None:
         page.fill("#form-load textarea", "f5d6c3d3c4f4f6f3e6e7")
         page.screenshot(path=DOCS / "web-load.png")
         page.keyboard.press("Escape")
-        # 5. The end of a game: the result.
+        # 7. Watch mode to the end of a game: the result above the board.
         game = post(base, "/api/games", {"human": "none", "opponent": "greedy", "size": 6})
+        post(base, f"/api/games/{game['id']}", {"delay": 0.1}, method="PATCH")
         open_game(page, base, game)
         page.wait_for_function("window.bitflip.view.over", timeout=60_000)
+        page.wait_for_timeout(600)  # the last flip animation ends
         page.screenshot(path=DOCS / "web-result-6x6.png")
 
         browser.close()

@@ -57,6 +57,8 @@ class Engine:
         self._stop = threading.Event()
         self.pondered: list[str] = []
         self.pondering = False
+        self.limits: list[Limit | None] = []
+        """The limit of every ``go``."""
         self._lock = threading.Lock()
         Engine.instances.append(self)
 
@@ -73,6 +75,7 @@ class Engine:
         if self.board.is_game_over():
             raise ValueError("the game is over")
         self._stop.clear()
+        self.limits.append(limit)
         best = one_ply(self.board)[0]
         if on_info is not None:
             on_info(SearchInfo(1, best.score, [best.move], 10, 0.01))

@@ -141,8 +141,10 @@ def test_games_survive_a_restart(db: Path) -> None:
     with TestClient(create_app(db, opponent="greedy"), base_url=BASE) as c:
         v = new(c, human="both", moves="f5d6c3")
         c.post(f"/api/games/{v['id']}/jump", json={"ply": 1})
-        other = new(c, human="black")
+        other = wait_for(c, new(c, human="white"), lambda v: len(v["moves"]) == 1)
+        bare = new(c, human="black")  # nothing happened in it: not stored
     with TestClient(create_app(db, opponent="greedy"), base_url=BASE) as c:
+        assert c.get(f"/api/games/{bare['id']}").status_code == 404
         back = c.get(f"/api/games/{v['id']}").json()
         assert back["moves"] == ["f5", "d6", "c3"] and back["cursor"] == 1
         assert c.get(f"/api/games/{other['id']}").json()["opponent"] == "greedy"

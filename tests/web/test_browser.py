@@ -286,3 +286,175 @@ def test_names_from_a_loaded_game_file_stay_text(browser: Any, server: str) -> N
     assert "script-src 'self'" in csp
     ctx.close()
     assert not problems, problems
+
+
+# --- the study board ---------------------------------------------------------------------------
+
+
+def api(server: str, method: str, path: str, body: Any = None) -> Any:
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(
+        server + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req) as r:
+        text = r.read()
+    return json.loads(text) if text else None
+
+
+def test_level_picker_changes_the_opponent(page: Any, server: str) -> None:
+    start(page, server, human="both", moves="f5")
+    label = page.inner_text("#opponent option[value='engine:level=3']")
+    assert label.startswith("Level 3:")
+    page.select_option("#opponent", "engine:level=3")
+    page.wait_for_function("window.bitflip.view.opponent === 'engine:level=3'")
+    assert page.input_value("#opponent") == "engine:level=3"
+
+
+def test_a_loaded_game_plays_on_against_the_engine(page: Any, server: str) -> None:
+    start(page, server, human="both")
+    old = view(page)["id"]
+    page.click("#btn-load")
+    page.fill("#form-load textarea", "f5d6c3d3")
+    page.select_option("#form-load select[name=human]", "white")
+    page.select_option("#form-load select[name=opponent]", "random")
+    page.click("#load-ok")
+    page.wait_for_function(f"window.bitflip.view.id !== '{old}'")
+    page.wait_for_function("window.bitflip.view.moves.length === 5")  # black's reply came
+    v = view(page)
+    assert (
+        v["human"] == "white" and v["human_to_move"] and v["moves"][:4] == ["f5", "d6", "c3", "d3"]
+    )
+    # "You play" switches sides in the same game: now black, and white's reply comes.
+    page.select_option("#side", "black")
+    page.wait_for_function("window.bitflip.view.human === 'black'")
+    page.wait_for_function("window.bitflip.view.moves.length === 6")
+    assert view(page)["id"] != old and view(page)["human_to_move"]
+
+
+def test_a_variation_is_kept_and_navigated_with_keys(page: Any, server: str) -> None:
+    start(page, server, human="both", moves="f5d6c3d3c2f4")
+    page.keyboard.press("Home")
+    page.wait_for_function("window.bitflip.view.cursor === 0")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("window.bitflip.view.cursor === 1")
+    page.click("#board rect[data-sq=f6]")
+    page.wait_for_function("window.bitflip.view.moves.join('') === 'f5f6'")
+    assert page.is_visible("#variation-bar")
+    branch = page.locator("#moves button.branch")
+    assert branch.count() == 1 and branch.inner_text() == "d6"
+    page.keyboard.press("ArrowUp")  # the other branch at this ply: the game's d6
+    page.wait_for_function("window.bitflip.view.moves.length === 6")
+    assert view(page)["cursor"] == 2 and page.is_hidden("#variation-bar")
+    page.keyboard.press("End")
+    page.wait_for_function("window.bitflip.view.cursor === 6")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("window.bitflip.view.cursor === 5")
+    page.click("#moves button.branch")  # f6 again, from the move list
+    page.wait_for_function("window.bitflip.view.moves.join('') === 'f5f6'")
+    page.click("#btn-main-line")
+    page.wait_for_function("window.bitflip.view.moves.join('') === 'f5d6c3d3c2f4'")
+
+
+def test_hints_are_discs_within_the_board(page: Any, server: str) -> None:
+    start(page, server, human="both", moves="f5d6c5f4e7c6d3e3c7c4b3c3g3b4b2c2d1c1d2e1f3e2b5b1")
+    page.click("#btn-hint")
+    page.wait_for_selector("#hints-box:not([hidden])")
+    scores = page.eval_on_selector_all(
+        "#hints tbody tr td:nth-child(2)", "tds => tds.map(t => Number(t.textContent))"
+    )
+    assert scores and all(-64 <= s <= 64 for s in scores), scores
+
+
+def test_the_library_renames_and_deletes(page: Any, server: str) -> None:
+    keep = start(page, server, human="both", moves="f5d6", title="to rename")
+    gone = api(server, "POST", "/api/games", {"human": "both", "moves": "f5f6", "title": "gone"})
+    page.click("#btn-games")
+    page.wait_for_selector("#dlg-games[open]")
+    page.fill("#games-player", "to rename")
+    page.wait_for_function("document.querySelectorAll('#games-table tbody tr').length === 1")
+    page.click(f"#games-table tr[data-id='{keep['id']}'] button.rename")
+    page.fill("#games-table input.rename-input", "Tiger study")
+    page.click("#games-table button.rename-save")
+    page.fill("#games-player", "")
+    page.wait_for_selector(f"#games-table tr[data-id='{keep['id']}'] a:text('Tiger study')")
+    assert api(server, "GET", f"/api/games/{keep['id']}")["title"] == "Tiger study"
+    row = f"#games-table tr[data-id='{gone['id']}']"
+    page.click(f"{row} button.delete")
+    page.click(f"{row} button.delete.sure")
+    page.wait_for_selector(row, state="detached")
+    import urllib.error
+
+    with pytest.raises(urllib.error.HTTPError):
+        api(server, "GET", f"/api/games/{gone['id']}")
+
+
+def test_the_opening_is_named_as_the_game_goes(page: Any, server: str) -> None:
+    start(page, server, human="both", moves="f5d6c3d3")
+    assert page.inner_text("#opening") == "Opening: Perpendicular"  # f5d6, the last name
+    page.click("#board rect[data-sq=c4]")
+    page.wait_for_function("document.querySelector('#opening').textContent.includes('Tiger')")
+    assert page.inner_text("#opening") == "Opening: Tiger"
+
+
+def test_opening_the_page_stores_no_game_before_a_move(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("#board circle.disc")
+    gid = view(page)["id"]
+    assert gid not in [g["id"] for g in api(server, "GET", "/api/games?limit=500")]
+    page.click("#board rect[data-sq=f5]")
+    page.wait_for_function("window.bitflip.view.moves.length >= 1")
+    assert gid in [g["id"] for g in api(server, "GET", "/api/games?limit=500")]
+    page.hover("#board circle.disc[data-sq=f5]")  # the square just played is taken, not "not legal"
+    assert page.locator("#board rect.hover-illegal").count() == 0
+
+
+def test_resign_shows_the_result_beside_the_board(page: Any, server: str) -> None:
+    start(page, server, human="black", opponent="random")
+    page.click("#btn-resign")
+    page.wait_for_function("window.bitflip.view.over")
+    banner = page.locator("#result-banner")
+    assert banner.inner_text() == "Black resigns: white wins"
+    b, board = banner.bounding_box(), page.locator("#board").bounding_box()
+    assert b["y"] + b["height"] <= board["y"] + 1  # above the board, not over it
+
+
+def test_flip_the_board(page: Any, server: str) -> None:
+    start(page, server, human="both")
+
+    def x(sq: str) -> float:
+        return float(page.get_attribute(f"#board rect[data-sq={sq}]", "x"))
+
+    assert x("a1") < x("h8")
+    page.click("#btn-flip")
+    page.wait_for_function(
+        "Number(document.querySelector('#board rect[data-sq=a1]').getAttribute('x')) > 400"
+    )
+    assert x("a1") > x("h8")
+    page.click("#board rect[data-sq=f5]")  # clicks still name the right squares
+    page.wait_for_function("window.bitflip.view.moves.join('') === 'f5'")
+
+
+def test_the_board_editor_plays_on_in_the_same_game(page: Any, server: str) -> None:
+    game = start(page, server, human="both", moves="f5d6c3")
+    page.click("#btn-editor")
+    assert page.is_visible("#editor-keeps")  # the game's own position: its moves are kept
+    page.select_option("#form-editor select[name=human]", "black")
+    page.select_option("#form-editor select[name=opponent]", "random")
+    page.click("#editor-play")
+    page.wait_for_function("window.bitflip.view.human === 'black'")
+    page.wait_for_function("window.bitflip.view.moves.length === 4")  # random replied as white
+    v = view(page)
+    assert v["id"] == game["id"] and v["moves"][:3] == ["f5", "d6", "c3"]
+
+
+def test_a_game_clock_counts_down(page: Any, server: str) -> None:
+    start(page, server, human="both", minutes=1)
+    assert page.is_visible("#clock-black") and page.is_visible("#clock-white")
+    assert page.inner_text("#clock-white") == "1:00"
+    page.wait_for_function("document.querySelector('#clock-black').textContent === '0:58'")
+    assert "running" in (page.get_attribute("#clock-black", "class") or "")

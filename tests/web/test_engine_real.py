@@ -55,3 +55,13 @@ def test_engine_opponent_moves_and_move_now(client: TestClient) -> None:
     client.post(f"/api/games/{v['id']}/move-now")
     v = wait_for(client, v, lambda v: len(v["moves"]) >= 1, 60)
     assert v["moves"][0] in ("d3", "c4", "f5", "e6")
+
+
+def test_hints_in_a_lopsided_position_are_discs_within_the_board(client: TestClient) -> None:
+    # Black (random) against a strong white at ply 24: the evaluation's raw estimates here
+    # were -67 and -81 discs, past what a board holds.
+    moves = "f5d6c5f4e7c6d3e3c7c4b3c3g3b4b2c2d1c1d2e1f3e2b5b1"
+    v = new(client, human="both", moves=moves)
+    r = client.post(f"/api/games/{v['id']}/hint", json={"seconds": 0.3})
+    hints = r.json()["hints"]
+    assert hints and all(-64 <= h["score"] <= 64 for h in hints)

@@ -97,9 +97,9 @@ def test_move_now_stops_a_long_think_and_the_engine_ponders(eclient: TestClient)
 def test_pondering_rests_after_a_while(
     eclient: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bitflip.web import sessions
+    from bitflip.web import background
 
-    monkeypatch.setattr(sessions, "PONDER_SECONDS", 0.3)
+    monkeypatch.setattr(background, "PONDER_SECONDS", 0.3)
     v = new(eclient, human="white", opponent="engine:level=1")
     v = wait_for(eclient, v, lambda v: v["pondering"], timeout=10)
     opponent = fake_engine.Engine.instances[0]

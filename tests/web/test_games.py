@@ -6,7 +6,7 @@ import pytest
 
 from bitflip.core.board import Board, IllegalMoveError
 from bitflip.core.geometry import PASS
-from bitflip.web.games import GameError, GameState, transcript
+from bitflip.web.games import BLACK, GameError, GameState, transcript
 
 
 def names(state: GameState) -> str:
@@ -20,8 +20,9 @@ def test_play_follow_and_cut_the_line() -> None:
     st.play(Board().parse_move("d6"))  # the line's own next move: followed, nothing cut
     assert names(st) == "f5d6c3" and st.cursor == 2
     st.jump(1)
-    st.play(Board().parse_move("f6"))  # another move: a new line from here
+    assert st.play(Board().parse_move("f6"))  # another move: a variation becomes the line
     assert names(st) == "f5f6" and st.cursor == 2
+    assert transcript(st.tree.line_moves(st.tree.main_line())) == "f5d6c3"  # nothing lost
     with pytest.raises(IllegalMoveError):
         st.play(0)
     with pytest.raises(GameError, match="outside"):
@@ -88,3 +89,79 @@ def test_corrupt_json_is_refused() -> None:
     data["line"] = [0]
     with pytest.raises(IllegalMoveError):
         GameState.from_json(data)
+
+
+def moves_of(text: str) -> list[int]:
+    from bitflip.formats.transcript import parse_transcript
+
+    return parse_transcript(text)
+
+
+def test_a_variation_keeps_the_game_and_can_be_walked() -> None:
+    st = GameState.new("g", human="both", moves=moves_of("f5d6c3d3c2f4"))
+    main = list(st.path)
+    st.jump(1)
+    st.play(moves_of("f5f6")[1])
+    assert names(st) == "f5f6" and not st.on_main_line()
+    assert transcript(st.tree.line_moves(st.tree.main_line())) == "f5d6c3d3c2f4"
+    st.goto(main[4])  # back into the main line: the line runs on to its end
+    assert names(st) == "f5d6c3d3c2f4" and st.cursor == 4 and st.on_main_line()
+    st.jump(1)
+    st.play(moves_of("f5f6")[1])  # the branch again: followed, not added twice
+    assert len(st.tree) == 8 and names(st) == "f5f6"
+    with pytest.raises(GameError, match="no node"):
+        st.goto(99)
+
+
+def test_evaluations_and_analysis_belong_to_positions() -> None:
+    st = GameState.new("g", human="both", moves=moves_of("f5d6c3"))
+    st.set_eval(2, 4.0, False, "hint")  # black to move at node 2
+    st.jump(1)
+    st.play(moves_of("f5f6")[1])
+    assert st.evals[2].score == 4.0  # the main line's node keeps it
+    st.goto(3)
+    assert st.evals[2].node == st.path[2]
+
+
+def test_resign_ends_the_game_at_that_position_only() -> None:
+    st = GameState.new("g", human="black", moves=moves_of("f5d6"))
+    st.end(BLACK, "resigned")
+    assert st.is_over() and st.ending() is not None
+    with pytest.raises(GameError, match="over"):
+        st.play(moves_of("f5d6c3")[2])
+    st.jump(0)
+    assert not st.is_over()  # an earlier position plays on
+    back = GameState.from_json(st.to_json())
+    assert back.endings == st.endings
+
+
+def test_rows_stored_before_the_tree_still_load() -> None:
+    f5, d6, c3 = moves_of("f5d6c3")
+    old = {
+        "id": "old",
+        "size": 8,
+        "start": Board().obf(),
+        "line": [f5, d6, c3],
+        "cursor": 2,
+        "human": "both",
+        "opponent": "random",
+        "seed": None,
+        "created": 1.0,
+        "title": "",
+        "evals": [{"ply": 2, "score": 1.5, "exact": False, "source": "hint"}],
+        "analysis": [
+            {
+                "ply": 0,
+                "move": f5,
+                "score": 0.0,
+                "best_move": f5,
+                "best_score": 0.0,
+                "loss": 0.0,
+                "exact": False,
+            }
+        ],
+    }
+    st = GameState.from_json(old)
+    assert st.line == [f5, d6, c3] and st.cursor == 2 and st.node == 2
+    assert st.evals[2].score == 1.5 and st.analysis[1].move == f5
+    assert not st.analysis[1].comparable  # of unknown kind: no marks from it

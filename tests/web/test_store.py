@@ -38,3 +38,38 @@ def test_corrupt_row_names_the_game(tmp_path: Path) -> None:
     db.close()
     with pytest.raises(ValueError, match="stored game abc .* is corrupt"):
         store.load("abc")
+
+
+def test_games_stored_before_the_move_tree_still_load_and_list(tmp_path: Path) -> None:
+    import json
+
+    path = tmp_path / "games.sqlite"
+    store = GameStore(path)
+    f5, d6 = Board().parse_move("f5"), 43
+    old = {
+        "id": "old",
+        "size": 8,
+        "start": Board().obf(),
+        "line": [f5, d6],
+        "cursor": 1,
+        "human": "black",
+        "opponent": "random",
+        "seed": None,
+        "created": 1.0,
+        "title": "from last year",
+        "evals": [],
+        "analysis": [],
+    }
+    db = sqlite3.connect(path)
+    db.execute("INSERT INTO games VALUES ('old', 1.0, 2.0, ?)", (json.dumps(old),))
+    db.commit()
+    db.close()
+    [g] = store.list()
+    assert (g.id, g.moves, g.title, g.result) == ("old", 2, "from last year", "")
+    st = store.load("old")
+    assert st is not None and st.line == [f5, d6] and st.cursor == 1
+    store.save(st)  # stored again in the tree format
+    again = store.load("old")
+    assert again == st and "tree" in json.loads(
+        sqlite3.connect(path).execute("SELECT data FROM games").fetchone()[0]
+    )

@@ -37,6 +37,10 @@ class NewGame(Strict):
     )
     seed: int | None = Field(None, ge=0, le=2**32)
     title: str = Field("", max_length=MAX_TITLE)
+    minutes: float | None = Field(
+        None, gt=0, le=180, description="game clock: minutes per side (none: no clock)"
+    )
+    increment: float = Field(0.0, ge=0, le=60, description="seconds added after each move")
 
 
 class MoveRequest(Strict):
@@ -47,7 +51,10 @@ class MoveRequest(Strict):
 
 
 class JumpRequest(Strict):
-    ply: int = Field(..., ge=0, description="number of moves from the start of the line")
+    ply: int | None = Field(None, ge=0, description="number of moves from the start of the line")
+    node: int | None = Field(
+        None, ge=0, description="a node of the move tree (see ``branches``): shows its line"
+    )
 
 
 class HintRequest(Strict):
@@ -66,13 +73,18 @@ class LoadRequest(Strict):
     )
     format: Literal["auto", "transcript", "ggf"] = "auto"
     size: Literal[4, 6, 8] = Field(8, description="board size of a transcript")
-    human: Side = "both"
+    human: Side = Field("both", description="who the person plays on from the loaded position")
     opponent: str | None = Field(None, max_length=MAX_SPEC)
 
 
 class GameSettings(Strict):
     human: Side | None = None
     opponent: str | None = Field(None, max_length=MAX_SPEC)
+    title: str | None = Field(None, max_length=MAX_TITLE, description="rename the game")
+    paused: bool | None = Field(None, description="watch mode: stop and go on")
+    delay: float | None = Field(
+        None, ge=0, le=10, description="watch mode: least seconds between engine moves"
+    )
 
 
 class Result(BaseModel):
@@ -97,7 +109,31 @@ class MoveAnalysisOut(BaseModel):
     best_score: float
     loss: float
     exact: bool
+    comparable: bool = Field(
+        ..., description="both scores of one kind (both exact or one depth): loss is meaningful"
+    )
     mistake: Literal["", "inaccuracy", "mistake", "blunder"]
+
+
+class Branch(BaseModel):
+    """A move of the tree that leaves the line shown, at the ply where it leaves it."""
+
+    ply: int = Field(..., description="the line's move it is an alternative to (1-based)")
+    node: int
+    move: str
+    main: bool = Field(..., description="this branch is the main line (first played)")
+
+
+class OpeningOut(BaseModel):
+    name: str
+    ply: int = Field(..., description="moves into the game where the name was reached")
+
+
+class ClockView(BaseModel):
+    black: float = Field(..., description="seconds left")
+    white: float
+    running: Literal["black", "white"] | None
+    increment: float
 
 
 class Progress(BaseModel):
@@ -127,12 +163,18 @@ class GameView(BaseModel):
     opponent: str
     title: str
     moves: list[str] = Field(..., description="the whole line, 'pa' for passes")
+    nodes: list[int] = Field(..., description="the line's nodes in the move tree, from the root")
     cursor: int = Field(..., description="moves of the line played on the board shown")
+    node: int = Field(..., description="the tree node at the cursor")
+    branches: list[Branch]
+    on_main_line: bool
     cells: str = Field(..., description="the board row by row, X black, O white, - empty")
     turn: Literal["black", "white"] | None
     legal: list[str]
     last_move: str | None
     flipped: list[str]
+    prev_move: str | None = Field(..., description="the move before the last one")
+    prev_flipped: list[str]
     black: int
     white: int
     over: bool
@@ -141,11 +183,15 @@ class GameView(BaseModel):
     thinking: bool
     search: SearchProgress | None = Field(None, description="the thinking engine's progress")
     pondering: bool
+    paused: bool
+    delay: float
     can_undo: bool
     can_redo: bool
     notice: str
     error: str
     transcript: str
+    opening: OpeningOut | None
+    clock: ClockView | None
     evals: list[EvalPoint]
     analysis: list[MoveAnalysisOut]
     analysing: Progress | None
@@ -171,11 +217,21 @@ class GameListItem(BaseModel):
     size: int
     moves: int
     updated: float
+    result: str = Field(..., description="'black', 'white', 'draw' or '' while it goes on")
+    score: str = Field(..., description="the final count such as '40-24', or ''")
+
+
+class LevelOut(BaseModel):
+    level: int
+    label: str = Field(..., description="the level with the time a move takes here")
+    mean_seconds: float
+    max_seconds: float
 
 
 class AgentsInfo(BaseModel):
     default: str
     levels: list[int]
+    level_times: list[LevelOut]
     default_level: int
     agents: list[str]
     examples: list[str]

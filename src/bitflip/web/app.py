@@ -30,6 +30,7 @@ from bitflip.web import api, engine_bridge, records
 from bitflip.web.engine_bridge import EngineFactory, new_engine
 from bitflip.web.games import GameError
 from bitflip.web.guard import RequestGuard, allowed_hosts
+from bitflip.web.level_times import LEVEL_TIMES, level_label
 from bitflip.web.policy import SAFE_AGENTS, ForbiddenOpponent, OpponentPolicy
 from bitflip.web.sessions import Conflict, GameManager, UnknownGame
 from bitflip.web.store import GameStore
@@ -108,14 +109,27 @@ def create_app(
         return api.AgentsInfo(
             default=manager.default_opponent,
             levels=engine_bridge.levels(),
+            level_times=[
+                api.LevelOut(
+                    level=n,
+                    label=level_label(n),
+                    mean_seconds=LEVEL_TIMES[n].mean,
+                    max_seconds=LEVEL_TIMES[n].max,
+                )
+                for n in engine_bridge.levels()
+            ],
             default_level=DEFAULT_LEVEL,
             agents=safe,
             examples=[e for e in examples if policy.permits(e)],
         )
 
     @app.get("/api/games", response_model=list[api.GameListItem], tags=["games"])
-    def list_games(limit: int = Query(50, ge=1, le=500)) -> list[api.GameListItem]:
-        """Stored games, the most recently changed first."""
+    def list_games(
+        limit: int = Query(50, ge=1, le=500),
+        player: str = Query("", max_length=api.MAX_TITLE, description="part of a name"),
+        result: str = Query("", pattern="^(|black|white|draw|none)$"),
+    ) -> list[api.GameListItem]:
+        """Stored games, the most recently changed first; filtered by player or result."""
         return [
             api.GameListItem(
                 id=g.id,
@@ -125,8 +139,10 @@ def create_app(
                 size=g.size,
                 moves=g.moves,
                 updated=g.updated,
+                result=g.result,
+                score=g.score,
             )
-            for g in manager.store.list(limit)
+            for g in manager.store.list(limit, player=player, result=result)
         ]
 
     @app.post("/api/games", response_model=api.GameView, status_code=201, tags=["games"])
@@ -144,8 +160,13 @@ def create_app(
         s = manager.get(game_id)
         if after is not None:
             deadline = time.monotonic() + wait
-            while s.version <= after and time.monotonic() < deadline:
-                await asyncio.sleep(0.05)
+            s.polls += 1  # a page has the game open: it is watched while this waits
+            try:
+                while s.version <= after and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+            finally:
+                s.polls -= 1
+                s.last_seen = manager.clock()
         return manager.view(s)
 
     @app.delete("/api/games/{game_id}", status_code=204, tags=["games"])
@@ -168,8 +189,13 @@ def create_app(
 
     @app.post("/api/games/{game_id}/jump", response_model=api.GameView, tags=["play"])
     def jump(game_id: str, req: api.JumpRequest) -> api.GameView:
-        """Show the position after ``ply`` moves of the line."""
-        return manager.view(manager.jump(game_id, req.ply))
+        """Show the position after ``ply`` moves of the line, or the tree node ``node``."""
+        return manager.view(manager.jump(game_id, req.ply, req.node))
+
+    @app.post("/api/games/{game_id}/resign", response_model=api.GameView, tags=["play"])
+    def resign(game_id: str) -> api.GameView:
+        """The person resigns in the position shown (the tree keeps it; play on elsewhere)."""
+        return manager.view(manager.resign(game_id))
 
     @app.post("/api/games/{game_id}/move-now", response_model=api.GameView, tags=["play"])
     def move_now(game_id: str) -> api.GameView:
@@ -199,9 +225,11 @@ def create_app(
     def export(
         game_id: str,
         format: str = Query("ggf", pattern="^(ggf|transcript)$"),
+        line: str = Query("current", pattern="^(current|main)$"),
         download: bool = False,
     ) -> PlainTextResponse:
-        """The game's line as GGF or a transcript (``download=true``: as a file)."""
+        """The line shown (or with ``line=main`` the main line) as GGF or a transcript
+        (``download=true``: as a file)."""
         s = manager.get(game_id)
         with s.lock:
             st = s.state
@@ -209,7 +237,9 @@ def create_app(
                 ("" if st.human == "both" else "you") if st.is_human(c) else st.opponent
                 for c in (BLACK, WHITE)
             )
-            text = records.write(records.record_of(st, (names[0], names[1])), format)
+            path = st.tree.main_line() if line == "main" else st.path
+            record = records.record_of(st, (names[0], names[1]), path)
+            text = records.write(record, format)
         ext = "ggf" if format == "ggf" else "txt"
         headers = {}
         if download:

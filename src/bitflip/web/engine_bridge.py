@@ -3,14 +3,16 @@
 Opponents come from the agent registry (``make_agent``); ``engine:level=N`` is driven through an
 engine directly, so that the app can ponder on the person's time and stop a search early ("move
 now"). The engine is reached through :class:`WebEngine`, the typed protocol of the NBoard server
-(:class:`bitflip.protocols.nboard.SearchEngine`) plus pondering and game analysis;
+(:class:`bitflip.protocols.nboard.SearchEngine`) plus pondering;
 :class:`bitflip.engine.Engine` provides it, and tests give a stand-in through ``make_engine``.
+Every score leaves this module as discs the board allows (:func:`disc_score`).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,50 +22,34 @@ from bitflip.core.geometry import PASS
 from bitflip.engine import Engine
 from bitflip.protocols.nboard import SearchEngine
 from bitflip.search.levels import DEFAULT_LEVEL, LEVELS
-from bitflip.search.limits import Limit, MoveScore, SearchInfo
+from bitflip.search.limits import Clocks, Limit, MoveScore, SearchInfo
+
+log = logging.getLogger(__name__)
 
 TT_MB = 16
 """Transposition table of each game's engines: several games share the server's memory."""
 
 
-class PlayedMove(Protocol):
-    """One row of :meth:`WebEngine.analyze_game` (``bitflip.engine.MoveAnalysis``)."""
+def disc_score(score: float, exact: bool, size: int) -> float:
+    """A search score as a disc count the board allows (within +-size*size).
 
-    @property
-    def ply(self) -> int: ...
-
-    @property
-    def played(self) -> Move: ...
-
-    @property
-    def played_score(self) -> float: ...
-
-    @property
-    def best(self) -> Move: ...
-
-    @property
-    def best_score(self) -> float: ...
-
-    @property
-    def loss(self) -> float: ...
-
-    @property
-    def exact(self) -> bool: ...
+    Exact scores are final disc differences and always in range. A midgame score is the
+    evaluation's estimate of the final difference: a fitted sum of pattern weights, not
+    bounded by the board, so in lopsided positions it goes past 64 (-74.6 at ply 20 was one).
+    No game can end beyond the board's disc count, so the estimate is clamped there.
+    """
+    bound = float(size * size)
+    if exact and abs(score) > bound:
+        log.error("an exact score %s is outside +-%s: a search bug", score, bound)
+    return max(-bound, min(bound, float(score)))
 
 
 class WebEngine(SearchEngine, Protocol):
-    """What the web app needs of an engine: the NBoard server's, plus pondering and analysis."""
+    """What the web app needs of an engine: the NBoard server's, plus pondering."""
 
     def new_game(self) -> None: ...
 
     def ponder(self) -> None: ...
-
-    def analyze_game(
-        self,
-        board: Board,
-        limit: Limit | None = None,
-        on_progress: Callable[[int, int], None] | None = None,
-    ) -> Sequence[PlayedMove]: ...
 
 
 EngineFactory = Callable[..., WebEngine]
@@ -120,15 +106,23 @@ class Opponent:
     def can_ponder(self) -> bool:
         return self._engine is not None
 
-    def choose(self, board: Board, on_info: Callable[[SearchInfo], None] | None = None) -> Choice:
+    def choose(
+        self,
+        board: Board,
+        on_info: Callable[[SearchInfo], None] | None = None,
+        clocks: Clocks | None = None,
+    ) -> Choice:
         """The opponent's move in ``board`` (blocks; ``stop`` from another thread ends it early).
 
-        ``on_info`` hears the engine's progress (one call per finished iteration).
+        ``on_info`` hears the engine's progress (one call per finished iteration). With
+        ``clocks`` the engine budgets its time from the game clock, else it searches its level.
         """
         if self._engine is not None:
             self._engine.set_position(board)
-            result = self._engine.go(on_info=on_info)
-            return Choice(int(result.move), float(result.score), bool(result.exact))
+            limit = Limit(clocks=clocks) if clocks is not None else None
+            result = self._engine.go(limit, on_info=on_info)
+            exact = bool(result.exact)
+            return Choice(int(result.move), disc_score(result.score, exact, board.size), exact)
         assert self._agent is not None
         return Choice(int(self._agent.select_move(board)))
 
@@ -146,7 +140,7 @@ class Opponent:
 
 @dataclass(frozen=True)
 class MoveAnalysisView:
-    """The analysis of one played move, scores from the mover's view."""
+    """The analysis of one played move, scores (discs) from the mover's view."""
 
     ply: int
     move: Move
@@ -155,6 +149,9 @@ class MoveAnalysisView:
     best_score: float
     loss: float
     exact: bool
+    comparable: bool
+    """The played and the best move's scores are of one kind (both exact, or both heuristic
+    from one depth), so their difference measures the move."""
 
 
 class Analyst:
@@ -165,6 +162,7 @@ class Analyst:
         self.new_engine = make_engine
         self._engine: WebEngine | None = None
         self._lock = threading.Lock()
+        self._cancel = threading.Event()
 
     def _get(self) -> WebEngine:
         if self._engine is None:
@@ -176,10 +174,15 @@ class Analyst:
         if board.is_game_over():
             return []
         with self._lock:
-            engine = self._get()
-            engine.set_position(board)
-            moves = len(board.legal_moves)
-            return list(engine.hint(n=moves, limit=Limit(time=seconds)))
+            return self._scores(self._get(), board, seconds)
+
+    def _scores(self, engine: WebEngine, board: Board, seconds: float) -> list[MoveScore]:
+        engine.set_position(board)
+        found = engine.hint(n=len(board.legal_moves), limit=Limit(time=seconds))
+        return [
+            MoveScore(s.move, disc_score(s.score, s.exact, board.size), s.depth, s.exact)
+            for s in found
+        ]
 
     def analyse(
         self,
@@ -187,27 +190,53 @@ class Analyst:
         seconds_per_move: float,
         on_progress: Callable[[int, int], None] | None = None,
     ) -> list[MoveAnalysisView]:
-        """Score every move on ``board.move_stack`` against the best one."""
+        """Score every move on ``board.move_stack`` against the best one (forced passes are
+        skipped). Each position's moves are scored together, so their kinds can be compared."""
+        moves = board.move_stack
+        b = board.copy()
+        while b.move_stack:
+            b.pop()
+        b = b.copy(stack=False)
+        out = []
         with self._lock:
+            self._cancel.clear()
             engine = self._get()
             engine.new_game()
-            rows = engine.analyze_game(
-                board, limit=Limit(time=seconds_per_move), on_progress=on_progress
-            )
-        return [
-            MoveAnalysisView(
-                ply=int(row.ply),
-                move=int(row.played),
-                score=float(row.played_score),
-                best_move=int(row.best),
-                best_score=float(row.best_score),
-                loss=float(row.loss),
-                exact=bool(row.exact),
-            )
-            for row in rows
-        ]
+            for ply, move in enumerate(moves):
+                if self._cancel.is_set():
+                    break
+                if move != PASS:
+                    scores = self._scores(engine, b, seconds_per_move)
+                    if not scores:  # stopped before the first iteration ended
+                        break
+                    best = scores[0]
+                    played = next((s for s in scores if s.move == move), None)
+                    if played is None:  # stopped before the move was scored
+                        played, comparable = best, False
+                    else:
+                        comparable = played.exact == best.exact and (
+                            played.exact or played.depth == best.depth
+                        )
+                    out.append(
+                        MoveAnalysisView(
+                            ply=ply,
+                            move=move,
+                            score=played.score,
+                            best_move=best.move,
+                            best_score=best.score,
+                            loss=max(0.0, best.score - played.score),
+                            exact=best.exact,
+                            comparable=comparable,
+                        )
+                    )
+                b.push(move)
+                if on_progress is not None:
+                    on_progress(ply + 1, len(moves))
+        return out
 
     def stop(self) -> None:
+        """End a running hint or analysis now (an analysis keeps the moves done so far)."""
+        self._cancel.set()
         if self._engine is not None:
             self._engine.stop()
 

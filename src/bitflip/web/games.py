@@ -1,19 +1,22 @@
-"""One game as the web app keeps it: a start position, a line of moves and a cursor into it.
+"""One game as the web app keeps it: a start position, a move tree and a cursor on one line.
 
-The board shown is the start position with the first ``cursor`` moves of ``line`` played.
-Undo, redo and jumping only move the cursor, so the rest of the line stays available; playing
-a move that differs from the line at the cursor cuts the line there and starts a new one.
+Every move ever played stays in the tree (:mod:`bitflip.web.tree`). The *line* is one path
+from the start to a leaf; the board shown is the start with the first ``cursor`` moves of the
+line played. Undo, redo and jumping move the cursor; playing a move that leaves the line
+starts a variation and makes it the line, and the old line stays in the tree.
 This module is pure game logic: no threads, no I/O (see :mod:`bitflip.web.sessions`).
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bitflip.core.board import BLACK, WHITE, Board, Color, IllegalMoveError, Move
 from bitflip.core.geometry import PASS
+from bitflip.web.tree import ROOT, MoveTree
 
 HUMAN_SIDES = ("black", "white", "both", "none")
 """Who the person plays: one colour, both (no opponent moves) or none (the opponent plays both)."""
@@ -25,9 +28,9 @@ class GameError(ValueError):
 
 @dataclass
 class Evaluation:
-    """An evaluation of the position after ``ply`` moves, in discs from black's view."""
+    """An evaluation of the position at tree node ``node``, in discs from black's view."""
 
-    ply: int
+    node: int
     score: float
     exact: bool = False
     source: str = ""
@@ -36,15 +39,27 @@ class Evaluation:
 
 @dataclass
 class PlyAnalysis:
-    """The analysis of the move played at ``ply`` (0-based), scores from the mover's view."""
+    """The analysis of the move into tree node ``node``, scores from the mover's view."""
 
-    ply: int
+    node: int
     move: Move
     score: float
     best_move: Move
     best_score: float
     loss: float
     exact: bool = False
+    comparable: bool = False
+    """Both scores are of one kind (both exact, or both from one search depth): only then
+    does ``loss`` say how bad the move was."""
+
+
+@dataclass
+class Ending:
+    """A game ended before its last move: ``loser`` resigned or ran out of time."""
+
+    loser: str
+    how: str
+    """'resigned' or 'time'."""
 
 
 @dataclass
@@ -55,7 +70,9 @@ class GameState:
     size: int = 8
     start: str = ""
     """OBF of the start position."""
-    line: list[Move] = field(default_factory=list)
+    tree: MoveTree = field(default_factory=MoveTree)
+    leaf: int = ROOT
+    """The last node of the line shown."""
     cursor: int = 0
     human: str = "black"
     opponent: str = "random"
@@ -64,7 +81,17 @@ class GameState:
     title: str = ""
     evals: dict[int, Evaluation] = field(default_factory=dict)
     analysis: dict[int, PlyAnalysis] = field(default_factory=dict)
-    """Per ply of ``line``: the analysis of the move played there."""
+    """Per node: the analysis of the move into it."""
+    endings: dict[int, Ending] = field(default_factory=dict)
+    """Per node: a resignation or a flag fall there."""
+    clock: float | None = None
+    """Seconds per side of the game clock (None: no clock)."""
+    increment: float = 0.0
+    clocks: dict[int, tuple[float, float]] = field(default_factory=dict)
+    """Per node: black's and white's seconds left when that position was reached."""
+
+    def __post_init__(self) -> None:
+        self.path: list[int] = self.tree.path_to(self.leaf)
 
     @classmethod
     def new(
@@ -78,6 +105,8 @@ class GameState:
         opponent: str = "random",
         seed: int | None = None,
         title: str = "",
+        clock: float | None = None,
+        increment: float = 0.0,
     ) -> GameState:
         """A game from the standard start (or ``start``, an OBF string) with ``moves`` played."""
         if human not in HUMAN_SIDES:
@@ -93,15 +122,41 @@ class GameState:
             opponent=opponent,
             seed=seed,
             title=title,
+            clock=clock,
+            increment=increment,
         )
         for i, m in enumerate(moves or []):
             try:
                 board.push(m)
             except IllegalMoveError as exc:
                 raise GameError(f"move {i + 1} of the game: {str(exc).split(' (')[0]}") from None
-            state.line.append(m)
+            state._extend(state.tree.add(state.leaf, m))
         state.cursor = len(state.line)
         return state
+
+    # --- the line ----------------------------------------------------------------------------
+
+    @property
+    def line(self) -> list[Move]:
+        """The moves of the line shown."""
+        return self.tree.line_moves(self.path)
+
+    @property
+    def node(self) -> int:
+        """The tree node at the cursor."""
+        return self.path[self.cursor]
+
+    def _extend(self, node: int) -> None:
+        self.path.append(node)
+        self.leaf = node
+
+    def _set_path(self, path: list[int]) -> None:
+        self.path = path
+        self.leaf = path[-1]
+
+    def on_main_line(self) -> bool:
+        main = self.tree.main_line()
+        return self.path[: self.cursor + 1] == main[: self.cursor + 1]
 
     # --- positions ---------------------------------------------------------------------------
 
@@ -112,53 +167,77 @@ class GameState:
             b.push(m)
         return b
 
+    def ending(self, ply: int | None = None) -> Ending | None:
+        """The resignation or flag fall at ``ply`` of the line (default: the cursor)."""
+        return self.endings.get(self.path[self.cursor if ply is None else ply])
+
+    def is_over(self, board: Board | None = None, ply: int | None = None) -> bool:
+        b = board or self.board(ply)
+        return b.is_game_over() or self.ending(ply) is not None
+
     def is_human(self, color: Color) -> bool:
         return self.human == "both" or self.human == color.name.lower()
 
     def human_to_move(self, board: Board | None = None) -> bool:
         b = board or self.board()
-        return not b.is_game_over() and self.is_human(b.turn)
+        return not self.is_over(b) and self.is_human(b.turn)
 
     def opponent_to_move(self, board: Board | None = None) -> bool:
         b = board or self.board()
-        return not b.is_game_over() and not self.is_human(b.turn)
+        return not self.is_over(b) and not self.is_human(b.turn)
 
     # --- changing the line -------------------------------------------------------------------
 
-    def play(self, move: Move) -> None:
-        """Play ``move`` at the cursor: follow the line if it is the next move, else cut it."""
+    def play(self, move: Move) -> bool:
+        """Play ``move`` at the cursor; returns True when it starts a new variation.
+
+        The line's own next move is followed; another move becomes the line from here (an
+        existing branch with its main continuation, or a new node), the old line stays.
+        """
+        if self.ending() is not None:
+            raise GameError("the game is over")
         board = self.board()
         board.push(move)  # raises IllegalMoveError / InvalidMoveError
-        if self.cursor < len(self.line) and self.line[self.cursor] == move:
+        here = self.node
+        known = self.tree.child(here, move)
+        if self.cursor + 1 < len(self.path) and self.path[self.cursor + 1] == known:
             self.cursor += 1
-            return
-        self._cut(self.cursor)
-        self.line.append(move)
+            return False
+        child = self.tree.add(here, move)
+        tail = self.tree.main_continuation(child) if known is not None else []
+        self._set_path([*self.path[: self.cursor + 1], child, *tail])
         self.cursor += 1
-
-    def _cut(self, ply: int) -> None:
-        """Drop the moves from ``ply`` on, with what was known about the positions after them."""
-        del self.line[ply:]
-        self.evals = {k: v for k, v in self.evals.items() if k <= ply}
-        self.analysis = {k: v for k, v in self.analysis.items() if k < ply}
+        return known is None and len(self.tree.children(here)) > 1
 
     def jump(self, ply: int) -> None:
         if not 0 <= ply <= len(self.line):
             raise GameError(f"ply {ply} is outside the move list (0..{len(self.line)})")
         self.cursor = ply
 
+    def goto(self, node: int) -> None:
+        """Show tree node ``node``; its line goes on along the main continuation."""
+        if not 0 <= node < len(self.tree):
+            raise GameError(f"there is no node {node} in this game's tree")
+        if node in self.path:
+            self.cursor = self.path.index(node)
+            return
+        path = self.tree.path_to(node)
+        self._set_path(path + self.tree.main_continuation(node))
+        self.cursor = len(path) - 1
+
     def _stops(self) -> list[int]:
         """Plies where undo and redo stop: the person's turns with a real choice, and the end."""
         board = Board(self.start)
         stops = []
-        for ply in range(len(self.line) + 1):
+        line = self.line
+        for ply in range(len(line) + 1):
             if self.human == "none" or (
                 self.is_human(board.turn) and board.legal_mask() != 0 and not board.is_game_over()
             ):
                 stops.append(ply)
-            if ply < len(self.line):
-                board.push(self.line[ply])
-        stops.append(len(self.line))
+            if ply < len(line):
+                board.push(line[ply])
+        stops.append(len(line))
         return stops
 
     def can_undo(self) -> bool:
@@ -181,38 +260,96 @@ class GameState:
             raise GameError("nothing to redo")
         self.cursor = later[0]
 
+    def end(self, loser: Color, how: str) -> None:
+        """``loser`` resigns (or runs out of time) in the position at the cursor."""
+        if self.is_over():
+            raise GameError("the game is over")
+        self.endings[self.node] = Ending(color_name(loser), how)
+
     # --- evaluations -------------------------------------------------------------------------
 
-    def set_eval(self, ply: int, score_for_mover: float, exact: bool, source: str) -> None:
-        """Record an evaluation of the position after ``ply`` from its side to move's view."""
-        board = self.board(ply)
+    def set_eval(self, node: int, score_for_mover: float, exact: bool, source: str) -> None:
+        """Record an evaluation of tree node ``node`` from its side to move's view."""
+        board = self.board_at(node)
         black_view = score_for_mover if board.turn == BLACK else -score_for_mover
-        old = self.evals.get(ply)
-        # Keep the better-founded value: exact beats heuristic; analysis beats a quick hint.
+        old = self.evals.get(node)
+        # Keep the better-founded value: exact beats heuristic.
         if old is not None and old.exact and not exact:
             return
-        self.evals[ply] = Evaluation(ply, float(black_view), exact, source)
+        self.evals[node] = Evaluation(node, float(black_view), exact, source)
+
+    def board_at(self, node: int) -> Board:
+        """The position at tree node ``node``, with its stack."""
+        b = Board(self.start)
+        for m in self.tree.line_moves(self.tree.path_to(node)):
+            b.push(m)
+        return b
 
     # --- JSON ---------------------------------------------------------------------------------
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["evals"] = [asdict(e) for e in self.evals.values()]
-        data["analysis"] = [asdict(a) for a in self.analysis.values()]
-        return data
+        return {
+            "id": self.id,
+            "size": self.size,
+            "start": self.start,
+            "tree": self.tree.to_json(),
+            "leaf": self.leaf,
+            "cursor": self.cursor,
+            "human": self.human,
+            "opponent": self.opponent,
+            "seed": self.seed,
+            "created": self.created,
+            "title": self.title,
+            "evals": [asdict(e) for e in self.evals.values()],
+            "analysis": [asdict(a) for a in self.analysis.values()],
+            "endings": {str(k): asdict(v) for k, v in self.endings.items()},
+            "clock": self.clock,
+            "increment": self.increment,
+            "clocks": {str(k): list(v) for k, v in self.clocks.items()},
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> GameState:
+        """A stored game; rows of the older one-line format (``line``, by ply) load too."""
         d = dict(data)
+        if "line" in d:  # before the move tree: node i is the position after i moves
+            line = d.pop("line")
+            d["tree"] = MoveTree.linear(line).to_json()
+            d["leaf"] = len(line)
+            d["evals"] = [_renamed(e, lambda ply: ply) for e in d.get("evals", [])]
+            d["analysis"] = [_renamed(a, lambda ply: ply + 1) for a in d.get("analysis", [])]
+        tree = MoveTree.from_json(d.pop("tree"))
         evals = [Evaluation(**e) for e in d.pop("evals", [])]
         analysis = [PlyAnalysis(**a) for a in d.pop("analysis", [])]
-        state = cls(**d)
-        state.evals = {e.ply: e for e in evals}
-        state.analysis = {a.ply: a for a in analysis}
+        endings = {int(k): Ending(**v) for k, v in d.pop("endings", {}).items()}
+        clocks = {int(k): (float(v[0]), float(v[1])) for k, v in d.pop("clocks", {}).items()}
+        leaf = int(d.pop("leaf"))
+        if not 0 <= leaf < len(tree):
+            raise ValueError(f"game {d.get('id')}: leaf {leaf} outside its tree")
+        state = cls(tree=tree, leaf=leaf, **d)
+        state.evals = {e.node: e for e in evals}
+        state.analysis = {a.node: a for a in analysis}
+        state.endings = endings
+        state.clocks = clocks
         if not 0 <= state.cursor <= len(state.line):
             raise ValueError(f"game {state.id}: cursor {state.cursor} outside its line")
-        state.board(len(state.line))  # replays the line: a corrupt row fails here, not later
+        state.check_tree()
         return state
+
+    def check_tree(self) -> None:
+        """Replay every node: a corrupt row fails here (IllegalMoveError), not later."""
+        boards = {ROOT: Board(self.start)}
+        for node in range(1, len(self.tree)):
+            b = boards[self.tree.parents[node]].copy(stack=False)
+            b.push(self.tree.moves[node])
+            boards[node] = b
+
+
+def _renamed(row: dict[str, Any], node_of: Callable[[int], int]) -> dict[str, Any]:
+    """An old row keyed by ``ply``, keyed by its node instead."""
+    out = {k: v for k, v in row.items() if k != "ply"}
+    out["node"] = node_of(int(row["ply"]))
+    return out
 
 
 def color_name(color: Color) -> str:
@@ -231,6 +368,7 @@ __all__ = [
     "BLACK",
     "HUMAN_SIDES",
     "WHITE",
+    "Ending",
     "Evaluation",
     "GameError",
     "GameState",

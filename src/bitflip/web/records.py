@@ -19,12 +19,23 @@ from bitflip.web.games import GameState
 FORMATS = ("transcript", "ggf")
 
 
-def record_of(state: GameState, names: tuple[str, str]) -> GameRecord:
-    """The game's whole line as a record; ``names`` are black's and white's player names."""
+def record_of(
+    state: GameState, names: tuple[str, str], path: list[int] | None = None
+) -> GameRecord:
+    """One line of the game as a record (default: the line shown, to its end).
+
+    Args:
+        names: black's and white's player names.
+        path: tree nodes from the root, e.g. ``state.tree.main_line()``.
+    """
     start = state.start if state.start != Board(size=state.size).obf() else None
-    outcome = state.board(len(state.line)).outcome()
+    moves = state.tree.line_moves(path if path is not None else state.path)
+    end = Board(state.start)
+    for m in moves:
+        end.push(m)
+    outcome = end.outcome()
     return GameRecord(
-        moves=list(state.line),
+        moves=moves,
         size=state.size,
         start=start,
         black=names[0],

@@ -1,9 +1,9 @@
-"""Live games: each game's state, lock and opponent, and the threads that make opponents move.
+"""Live games: create, look up, change, and run opponents in the background.
 
 Every request changes a game under its lock and returns at once; the opponent's move, pondering
-and game analysis run in a thread pool. Two counters tell changes apart: ``epoch`` grows when the
-position or line changes (a search started on an older epoch is thrown away), ``version`` grows
-with any change a page should show (clients poll ``GET /api/games/{id}?after=version``).
+and game analysis run in a thread pool (:mod:`bitflip.web.background`). A reaper thread stops
+pondering in games no page watches, makes flags fall on the game clock, and drops long-unwatched
+games from memory (stored games come back from the store on the next request).
 """
 
 from __future__ import annotations
@@ -13,26 +13,34 @@ import threading
 import time
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
 
 from bitflip.agents import AgentSpecError
-from bitflip.core.board import BLACK, WHITE, Board, IllegalMoveError, InvalidMoveError
-from bitflip.core.geometry import PASS
-from bitflip.search.limits import SearchInfo
+from bitflip.core.board import BLACK, Board, IllegalMoveError, InvalidMoveError
 from bitflip.web import api
-from bitflip.web.engine_bridge import Analyst, EngineFactory, Opponent, is_pass_only, new_engine
-from bitflip.web.games import GameError, GameState, PlyAnalysis, color_name, transcript
+from bitflip.web.background import Background
+from bitflip.web.engine_bridge import Analyst, EngineFactory, Opponent, new_engine
+from bitflip.web.games import GameError, GameState, color_name
 from bitflip.web.policy import OpponentPolicy
+from bitflip.web.session import Session
 from bitflip.web.store import GameStore
+from bitflip.web.tree import ROOT
+from bitflip.web.views import build_view, mistake_kind
 
 log = logging.getLogger(__name__)
 
-PONDER_SECONDS = 60.0
-"""Longest the engine ponders on the person's time before it rests."""
+__all__ = ["Conflict", "GameManager", "UnknownGame", "mistake_kind"]
+
 MAX_LIVE = 32
 """Games kept in memory (each may hold engines and their tables); idle ones beyond are dropped
 from memory, least recently used first. They stay in the store and come back on the next request."""
+EVICT_SECONDS = 600.0
+"""A game no page has looked at for this long leaves memory (and frees its engines)."""
+BARE_EVICT_SECONDS = 60.0
+"""A game in which nothing happened (not stored) leaves memory sooner: nothing is lost."""
+REAP_SECONDS = 1.0
+"""How often the reaper looks at the games."""
 
 
 class UnknownGame(KeyError):
@@ -56,39 +64,8 @@ def _missing_package(spec: str, exc: ImportError) -> str:
     return f"opponent {spec.split(':')[0]!r} needs {name}, which is not installed"
 
 
-def mistake_kind(loss: float) -> str:
-    """How bad a move was by the discs it lost against the best move."""
-    if loss >= 8:
-        return "blunder"
-    if loss >= 4:
-        return "mistake"
-    if loss >= 2:
-        return "inaccuracy"
-    return ""
-
-
-@dataclass
-class Session:
-    """A game in memory with what is going on around it."""
-
-    state: GameState
-    opponent: Opponent | None = None
-    analyst: Analyst | None = None
-    lock: threading.RLock = field(default_factory=threading.RLock)
-    agent_lock: threading.Lock = field(default_factory=threading.Lock)
-    version: int = field(default_factory=lambda: time.time_ns() // 1_000_000)
-    """Starts at the clock in ms, so versions keep growing across server restarts."""
-    epoch: int = 0
-    think_epoch: int | None = None
-    ponder_epoch: int | None = None
-    force_move: bool = False
-    analysing: api.Progress | None = None
-    search: api.SearchProgress | None = None
-    error: str = ""
-
-
-class GameManager:
-    """All games of a server: create, look up, change, and run opponents in the background."""
+class GameManager(Background):
+    """All games of a server."""
 
     def __init__(
         self,
@@ -98,21 +75,28 @@ class GameManager:
         workers: int = 4,
         policy: OpponentPolicy | None = None,
         make_engine: EngineFactory = new_engine,
+        clock: Callable[[], float] = time.monotonic,
+        reaper: bool = True,
     ) -> None:
         self.store = store
         self.make_engine = make_engine
         self.default_opponent = default_opponent
         self.policy = policy or OpponentPolicy.allowing([default_opponent])
         """Which opponent specs requests may name (the default is always allowed)."""
+        self.clock = clock
         self._sessions: OrderedDict[str, Session] = OrderedDict()
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bitflip-web")
         self._closed = False
+        self._stop_reaper = threading.Event()
+        if reaper:
+            threading.Thread(target=self._reap_loop, name="bitflip-reaper", daemon=True).start()
 
     # --- lifecycle ---------------------------------------------------------------------------
 
     def close(self) -> None:
         self._closed = True
+        self._stop_reaper.set()
         with self._lock:
             sessions = list(self._sessions.values())
         for s in sessions:
@@ -140,6 +124,8 @@ class GameManager:
                 opponent=self._requested(req.opponent),
                 seed=req.seed,
                 title=req.title,
+                clock=None if req.minutes is None else 60.0 * req.minutes,
+                increment=req.increment,
             )
         )
 
@@ -165,18 +151,21 @@ class GameManager:
         )
 
     def _add(self, state: GameState) -> Session:
-        session = Session(state)
+        session = Session(state, last_seen=self.clock())
+        session.reached(self.clock())
+        if state.clock is not None:
+            state.clocks[ROOT] = (state.clock, state.clock)
+            state.clocks[state.node] = (state.clock, state.clock)
         self._build_opponent(session)  # a bad spec fails here, before anything is stored
         with self._lock:
             self._sessions[state.id] = session
             self._evict()
         with session.lock:
-            self.store.save(state)
+            self._save(session)
             self._kick(session)
         return session
 
     def _requested(self, spec: str | None) -> str:
-        """The opponent a request names, checked against the policy (None: the default)."""
         return self.default_opponent if spec is None else self.policy.check(spec)
 
     def _build_opponent(self, s: Session) -> None:
@@ -196,19 +185,29 @@ class GameManager:
             raise GameError(str(exc)) from None
         except ImportError as exc:
             raise GameError(_missing_package(s.state.opponent, exc)) from None
-        s.analyst = Analyst(s.state.size, self.make_engine)
+        if s.analyst is None:
+            s.analyst = Analyst(s.state.size, self.make_engine)
 
     def get(self, game_id: str) -> Session:
+        """The game (from memory or the store); marks it seen by a page."""
+        now = self.clock()
         with self._lock:
             s = self._sessions.get(game_id)
             if s is not None:
                 self._sessions.move_to_end(game_id)
         if s is not None:
+            s.last_seen = now
+            ponders = s.opponent is not None and s.opponent.can_ponder
+            if ponders and s.ponder_epoch != s.epoch and s.rested_epoch != s.epoch:
+                with s.lock:
+                    if s.state.human_to_move():
+                        self._kick(s)  # a page is back: pondering starts again
             return s
         state = self.store.load(game_id)
         if state is None:
             raise UnknownGame(game_id)
-        s = Session(state)
+        s = Session(state, stored=True, last_seen=now)
+        s.reached(now)
         self._build_opponent(s)
         with self._lock:
             s = self._sessions.setdefault(game_id, s)
@@ -223,19 +222,67 @@ class GameManager:
         for gid, s in list(self._sessions.items()):
             if excess <= 0:
                 break
-            busy = s.think_epoch == s.epoch or s.analysing is not None or s.agent_lock.locked()
-            if not busy:
-                if s.opponent is not None:
-                    s.opponent.stop()
-                del self._sessions[gid]
+            if not s.busy() and s.polls == 0:
+                self._drop(gid, s)
                 excess -= 1
+
+    def _drop(self, gid: str, s: Session) -> None:
+        for agent in (s.opponent, s.analyst):
+            if agent is not None:
+                agent.stop()
+        del self._sessions[gid]
 
     def delete(self, game_id: str) -> None:
         s = self.get(game_id)
-        self._invalidate(s)
+        with s.lock:
+            self._invalidate(s)
+            s.stored = True  # nothing may store it again
+            with self._lock:
+                self._sessions.pop(game_id, None)
+            self.store.delete(game_id)
+        for agent in (s.opponent, s.analyst):
+            if agent is not None:
+                agent.stop()
+
+    def games(self) -> list[Session]:
         with self._lock:
-            self._sessions.pop(game_id, None)
-        self.store.delete(game_id)
+            return list(self._sessions.values())
+
+    # --- the reaper --------------------------------------------------------------------------
+
+    def _reap_loop(self) -> None:
+        while not self._stop_reaper.wait(REAP_SECONDS):
+            try:
+                self.reap()
+            except Exception:
+                log.exception("the reaper failed")
+
+    def reap(self) -> None:
+        """Stop pondering in unwatched games, let flags fall, drop long-unwatched games."""
+        now = self.clock()
+        for s in self.games():
+            with s.lock:
+                if s.ponder_epoch == s.epoch and not s.watched(now):
+                    self._end_ponder(s, s.epoch)
+                self._check_flag(s, now)
+            idle = now - s.last_seen
+            limit = EVICT_SECONDS if s.stored else BARE_EVICT_SECONDS
+            if idle > limit and s.polls == 0 and not s.busy():
+                with self._lock:
+                    if self._sessions.get(s.state.id) is s:
+                        self._drop(s.state.id, s)
+
+    def _check_flag(self, s: Session, now: float) -> None:
+        if s.state.clock is None:
+            return
+        board = s.state.board()
+        left = s.clocks_now(board, now)
+        if left is None or not s.clock_running(board):
+            return
+        mover_left = left[0] if board.turn == BLACK else left[1]
+        if mover_left <= 0:
+            s.state.end(board.turn, "time")
+            self._changed(s)
 
     # --- requests ----------------------------------------------------------------------------
 
@@ -248,7 +295,7 @@ class GameManager:
                     f"the move was meant for ply {ply} but the game is at ply {st.cursor}"
                 )
             board = st.board()
-            if board.is_game_over():
+            if st.is_over(board):
                 raise Conflict("the game is over")
             if not st.is_human(board.turn):
                 who = color_name(board.turn)
@@ -257,12 +304,19 @@ class GameManager:
                 m = board.parse_move(move)
             except InvalidMoveError as exc:
                 raise GameError(str(exc).split(" (position")[0]) from None
-            try:
-                st.play(m)
-            except IllegalMoveError as exc:
-                raise GameError(str(exc).split(" (position")[0]) from None
-            self._changed(s)
+            self._play(s, m, board)
         return s
+
+    def _play(self, s: Session, move: int, board: Board) -> None:
+        """Play ``move`` at the cursor with its clock (caller holds ``s.lock``)."""
+        clocks = s.clocks_after_move(board.turn, self.clock())
+        try:
+            s.state.play(move)
+        except IllegalMoveError as exc:
+            raise GameError(str(exc).split(" (position")[0]) from None
+        if clocks is not None:
+            s.state.clocks[s.state.node] = clocks
+        self._changed(s)
 
     def undo(self, game_id: str) -> Session:
         return self._move_cursor(game_id, lambda st: st.undo())
@@ -270,42 +324,71 @@ class GameManager:
     def redo(self, game_id: str) -> Session:
         return self._move_cursor(game_id, lambda st: st.redo())
 
-    def jump(self, game_id: str, ply: int) -> Session:
+    def jump(self, game_id: str, ply: int | None, node: int | None = None) -> Session:
+        if node is not None:
+            return self._move_cursor(game_id, lambda st: st.goto(node))
+        if ply is None:
+            raise GameError("say the ply or the node to show")
         return self._move_cursor(game_id, lambda st: st.jump(ply))
 
-    def _move_cursor(self, game_id: str, change: object) -> Session:
+    def _move_cursor(self, game_id: str, change: Callable[[GameState], None]) -> Session:
         s = self.get(game_id)
         with s.lock:
-            assert callable(change)
             change(s.state)
             self._changed(s)
         return s
 
-    def configure(self, game_id: str, req: api.GameSettings) -> Session:
-        """Change who the person plays or the opponent, keeping the game."""
+    def resign(self, game_id: str) -> Session:
+        """The person resigns the game at the cursor (the side to move, when they play it)."""
         s = self.get(game_id)
         with s.lock:
-            old = (s.state.human, s.state.opponent)
-            if req.human is not None:
-                s.state.human = req.human
-            if req.opponent is not None:
-                s.state.opponent = self.policy.check(req.opponent)
-            try:
-                self._invalidate(s)
-                self._build_opponent(s)
-            except GameError:
-                s.state.human, s.state.opponent = old
-                self._build_opponent(s)
-                raise
+            board = s.state.board()
+            if s.state.is_over(board):
+                raise Conflict("the game is over")
+            if s.state.human == "none":
+                raise Conflict("the engine plays both sides: there is no one to resign for")
+            loser = board.turn
+            if s.state.human != "both" and not s.state.is_human(loser):
+                loser = loser.other
+            s.state.end(loser, "resigned")
+            self._changed(s)
+        return s
+
+    def configure(self, game_id: str, req: api.GameSettings) -> Session:
+        """Change who the person plays, the opponent, the title or the watch-mode pace."""
+        s = self.get(game_id)
+        with s.lock:
+            st = s.state
+            if req.title is not None:
+                st.title = req.title
+            if req.paused is not None:
+                s.paused = req.paused
+            if req.delay is not None:
+                s.delay = req.delay
+            if req.human is not None or req.opponent is not None:
+                old = (st.human, st.opponent)
+                if req.human is not None:
+                    st.human = req.human
+                if req.opponent is not None:
+                    st.opponent = self.policy.check(req.opponent)
+                try:
+                    self._invalidate(s)
+                    self._build_opponent(s)
+                except GameError:
+                    st.human, st.opponent = old
+                    self._build_opponent(s)
+                    raise
+            s.stored = s.stored or req.title is not None
             self._changed(s)
         return s
 
     def move_now(self, game_id: str) -> Session:
-        """Make the opponent move now: stop its search, or start one where the line goes on."""
+        """Make the opponent move now: stop its search, or start one where the line goes on
+        (a different move from the line's starts a variation)."""
         s = self.get(game_id)
         with s.lock:
             board = s.state.board()
-            if board.is_game_over():
+            if s.state.is_over(board):
                 raise Conflict("the game is over")
             if s.think_epoch == s.epoch:
                 assert s.opponent is not None
@@ -314,6 +397,7 @@ class GameManager:
             if s.state.human == "both" or s.state.is_human(board.turn):
                 raise Conflict(f"it is {color_name(board.turn)}'s turn, which the person plays")
             s.force_move = True
+            s.paused = False
             self._kick(s)
         return s
 
@@ -325,6 +409,7 @@ class GameManager:
                 raise Conflict("the game is being analysed; hints come when that is done")
             board = s.state.board()
             ply = s.state.cursor
+            node = s.state.node
             analyst = s.analyst
         assert analyst is not None
         scores = analyst.hints(board, seconds)
@@ -338,11 +423,10 @@ class GameManager:
         )
         if scores:
             with s.lock:
-                if s.state.board(ply) == board and ply <= len(s.state.line):
-                    best = scores[0]
-                    s.state.set_eval(ply, best.score, best.exact, "hint")
-                    self.store.save(s.state)
-                    s.version += 1
+                best = scores[0]
+                s.state.set_eval(node, best.score, best.exact, "hint")
+                self._save(s)
+                s.version += 1
         return out
 
     def analyse(self, game_id: str, seconds_per_move: float) -> Session:
@@ -354,244 +438,29 @@ class GameManager:
             if not s.state.line:
                 raise GameError("there is no move to analyse yet")
             board = s.state.board(len(s.state.line))
-            line = list(s.state.line)
-            s.analysing = api.Progress(done=0, total=len(line))
+            path = list(s.state.path)
+            s.analysing = api.Progress(done=0, total=len(path) - 1)
             s.version += 1
-        self._pool.submit(self._analyse_task, s, board, line, seconds_per_move)
+        self._pool.submit(self._analyse_task, s, board, path, seconds_per_move)
         return s
-
-    # --- background work ---------------------------------------------------------------------
-
-    def _changed(self, s: Session) -> None:
-        """After the line or cursor changed: stop stale searches, store, let the opponent move."""
-        self._invalidate(s)
-        s.error = ""
-        self.store.save(s.state)
-        self._kick(s)
-
-    def _invalidate(self, s: Session) -> None:
-        s.epoch += 1
-        s.version += 1
-        s.force_move = False
-        if s.opponent is not None and (s.think_epoch is not None or s.ponder_epoch is not None):
-            s.opponent.stop()
-        s.think_epoch = s.ponder_epoch = None
-        s.search = None
-
-    def _kick(self, s: Session) -> None:
-        """Start what the position at the cursor calls for (caller holds ``s.lock``)."""
-        if self._closed:
-            return
-        st = s.state
-        board = st.board()
-        if board.is_game_over():
-            return
-        at_end = st.cursor == len(st.line)
-        if not st.is_human(board.turn):
-            if (at_end or s.force_move) and s.think_epoch != s.epoch:
-                s.think_epoch = s.epoch
-                s.version += 1
-                self._pool.submit(self._think_task, s, board, s.epoch)
-            return
-        if at_end and is_pass_only(board):
-            st.play(PASS)  # the person has no move: pass for them (the page announces it)
-            self._invalidate(s)
-            self.store.save(st)
-            self._kick(s)
-            return
-        if s.opponent is not None and s.opponent.can_ponder and s.state.human != "both":
-            s.ponder_epoch = s.epoch
-            self._pool.submit(self._ponder_task, s, board, s.epoch)
-
-    def _think_task(self, s: Session, board: Board, epoch: int) -> None:
-        name = board.geometry.square_name
-
-        def on_info(info: SearchInfo) -> None:
-            with s.lock:
-                if s.epoch == epoch:
-                    s.search = api.SearchProgress(
-                        depth=info.depth,
-                        score=info.score,
-                        pv=[name(m) for m in info.pv[:12]],
-                        nodes=info.nodes,
-                        time=info.time,
-                        exact=info.exact,
-                    )
-                    s.version += 1
-
-        try:
-            with s.agent_lock:
-                if s.epoch != epoch:
-                    return
-                assert s.opponent is not None
-                choice = s.opponent.choose(board, on_info)
-        except Exception as exc:
-            log.exception("opponent %s failed", s.state.opponent)
-            with s.lock:
-                if s.epoch == epoch:
-                    s.think_epoch = None
-                    s.error = f"the opponent {s.state.opponent} failed: {exc}"
-                    s.version += 1
-            return
-        with s.lock:
-            if s.epoch != epoch:
-                return
-            ply = s.state.cursor
-            try:
-                s.state.play(choice.move)
-            except (IllegalMoveError, InvalidMoveError) as exc:
-                s.think_epoch = None
-                s.error = f"the opponent {s.state.opponent} played an illegal move: {exc}"
-                s.version += 1
-                return
-            if choice.score is not None:
-                s.state.set_eval(ply, choice.score, choice.exact, "move")
-            self._changed(s)
-
-    def _ponder_task(self, s: Session, board: Board, epoch: int) -> None:
-        with s.agent_lock:
-            if s.epoch != epoch or s.opponent is None:
-                return
-            try:
-                s.opponent.ponder(board)
-            except Exception:
-                log.exception("pondering failed")
-                return
-        # An idle page must not keep a core busy: pondering ends after PONDER_SECONDS.
-        timer = threading.Timer(PONDER_SECONDS, self._end_ponder, (s, epoch))
-        timer.daemon = True
-        timer.start()
-
-    def _end_ponder(self, s: Session, epoch: int) -> None:
-        with s.lock:
-            if s.epoch != epoch or s.ponder_epoch != epoch:
-                return
-            s.ponder_epoch = None
-            s.version += 1
-            if s.opponent is not None:
-                s.opponent.stop()
-
-    def _analyse_task(self, s: Session, board: Board, line: list[int], seconds: float) -> None:
-        def progress(done: int, total: int) -> None:
-            with s.lock:
-                s.analysing = api.Progress(done=done, total=total)
-                s.version += 1
-
-        try:
-            assert s.analyst is not None
-            rows = s.analyst.analyse(board, seconds, progress)
-        except Exception as exc:
-            log.exception("analysis failed")
-            with s.lock:
-                s.analysing = None
-                s.error = f"analysis failed: {exc}"
-                s.version += 1
-            return
-        with s.lock:
-            s.analysing = None
-            s.version += 1
-            st = s.state
-            # Keep the analysis of the part of the line that is still the same.
-            same = 0
-            while same < min(len(line), len(st.line)) and line[same] == st.line[same]:
-                same += 1
-            for row in rows:
-                if row.ply >= same:
-                    continue
-                st.analysis[row.ply] = PlyAnalysis(
-                    row.ply, row.move, row.score, row.best_move, row.best_score, row.loss, row.exact
-                )
-                st.set_eval(row.ply, row.best_score, row.exact, "analysis")
-            self.store.save(st)
 
     # --- views -------------------------------------------------------------------------------
 
     def view(self, s: Session) -> api.GameView:
         with s.lock:
-            return self._view(s)
+            return build_view(s, self.clock())
 
-    def _view(self, s: Session) -> api.GameView:
+    # --- storing -----------------------------------------------------------------------------
+
+    def _save(self, s: Session) -> None:
+        """Store the game once something happened in it (a bare new game is not stored)."""
         st = s.state
-        board = st.board()
-        g = board.geometry
-        name = g.square_name
-        over = board.is_game_over()
-        outcome = board.outcome()
-        result = None
-        if outcome is not None:
-            winner = None if outcome.winner is None else color_name(outcome.winner)
-            text = f"Draw {outcome}" if winner is None else f"{winner.capitalize()} wins {outcome}"
-            result = api.Result.model_validate(
-                {"winner": winner, "black": outcome.black, "white": outcome.white, "text": text}
-            )
-        flips = board.last_flips()
-        flipped = [name(sq) for sq in g.squares if flips >> sq & 1]
-        evals = [
-            api.EvalPoint(ply=e.ply, score=e.score, exact=e.exact, source=e.source)
-            for e in sorted(st.evals.values(), key=lambda e: e.ply)
-        ]
-        end = st.board(len(st.line))
-        final = end.outcome()
-        if final is not None:
-            evals = [e for e in evals if e.ply != len(st.line)]
-            evals.append(
-                api.EvalPoint(ply=len(st.line), score=final.margin, exact=True, source="result")
-            )
-        analysis = [
-            api.MoveAnalysisOut(
-                ply=a.ply,
-                move=name(a.move),
-                score=a.score,
-                best_move=name(a.best_move),
-                best_score=a.best_score,
-                loss=a.loss,
-                exact=a.exact,
-                mistake=mistake_kind(a.loss),  # type: ignore[arg-type]
-            )
-            for a in sorted(st.analysis.values(), key=lambda a: a.ply)
-        ]
-        return api.GameView(
-            id=st.id,
-            version=s.version,
-            size=st.size,
-            start=st.start,
-            human=st.human,
-            opponent=st.opponent,
-            title=st.title,
-            moves=[name(m) for m in st.line],
-            cursor=st.cursor,
-            cells=board.board_string(),
-            turn=None if over else color_name(board.turn),  # type: ignore[arg-type]
-            legal=[] if over else [name(m) for m in board.legal_moves if m != PASS],
-            last_move=name(board.peek()) if board.ply else None,
-            flipped=flipped,
-            black=board.disc_count(BLACK),
-            white=board.disc_count(WHITE),
-            over=over,
-            result=result,
-            human_to_move=st.human_to_move(board),
-            thinking=s.think_epoch == s.epoch,
-            search=s.search if s.think_epoch == s.epoch else None,
-            pondering=s.ponder_epoch == s.epoch,
-            can_undo=st.can_undo(),
-            can_redo=st.can_redo(),
-            notice=_notice(st, board),
-            error=s.error,
-            transcript=transcript(st.line, st.size),
-            evals=evals,
-            analysis=analysis,
-            analysing=s.analysing,
-        )
-
-
-def _notice(st: GameState, board: Board) -> str:
-    """Passes among the last two moves, announced in words."""
-    notes = []
-    b = st.board(max(0, st.cursor - 2))
-    for m in st.line[max(0, st.cursor - 2) : st.cursor]:
-        if m == PASS:
-            notes.append(f"{color_name(b.turn).capitalize()} has no legal move and passes.")
-        b.push(m)
-    if board.is_game_over() and not notes:
-        return ""
-    return " ".join(notes)
+        if not s.stored:
+            fresh = st.start == Board(size=st.size).obf() and len(st.tree) == 1 and not st.title
+            if fresh:
+                return
+            s.stored = True
+        with self._lock:
+            gone = st.id not in self._sessions
+        if not gone:
+            self.store.save(st)

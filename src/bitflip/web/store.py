@@ -33,6 +33,25 @@ class GameSummary:
     human: str
     size: int
     moves: int
+    result: str = ""
+    """'black', 'white' or 'draw' (who won the line shown), '' while it goes on."""
+    score: str = ""
+    """The final disc count such as '40-24', '' while it goes on."""
+
+
+def summary(state: GameState) -> dict[str, object]:
+    """What the game list shows of a game, kept beside its JSON so listing replays nothing."""
+    board = state.board(len(state.line))
+    result = score = ""
+    ending = state.ending(len(state.line))
+    outcome = board.outcome()
+    if ending is not None:
+        result = "white" if ending.loser == "black" else "black"
+        score = ending.how
+    elif outcome is not None:
+        result = "draw" if outcome.winner is None else outcome.winner.name.lower()
+        score = f"{outcome.black}-{outcome.white}"
+    return {"moves": len(state.line), "result": result, "score": score}
 
 
 class GameStore:
@@ -52,7 +71,7 @@ class GameStore:
             self._db.execute(SCHEMA)
 
     def save(self, state: GameState) -> None:
-        data = json.dumps(state.to_json())
+        data = json.dumps({**state.to_json(), "summary": summary(state)})
         now = time.time()
         with self._lock:
             self._db.execute(
@@ -68,7 +87,9 @@ class GameStore:
         if row is None:
             return None
         try:
-            return GameState.from_json(json.loads(row[0]))
+            data = json.loads(row[0])
+            data.pop("summary", None)
+            return GameState.from_json(data)
         except (ValueError, TypeError, KeyError) as exc:
             raise ValueError(f"stored game {game_id} in {self.path} is corrupt: {exc}") from None
 
@@ -77,31 +98,48 @@ class GameStore:
             cur = self._db.execute("DELETE FROM games WHERE id = ?", (game_id,))
         return cur.rowcount > 0
 
-    def list(self, limit: int = 50) -> list[GameSummary]:
-        """The most recently changed games first."""
+    def list(self, limit: int = 50, *, player: str = "", result: str = "") -> list[GameSummary]:
+        """The most recently changed games first.
+
+        Args:
+            player: only games whose title, opponent or side contains this (any case).
+            result: only games won by 'black' or 'white', drawn ('draw') or going on ('none').
+        """
+        sql = "SELECT id, created, updated, data FROM games ORDER BY updated DESC"
         with self._lock:
-            rows = self._db.execute(
-                "SELECT id, created, updated, data FROM games ORDER BY updated DESC LIMIT ?",
-                (limit,),
-            ).fetchall()
-        out = []
+            if player or result:  # filtered in Python: read them all
+                rows = self._db.execute(sql).fetchall()
+            else:
+                rows = self._db.execute(sql + " LIMIT ?", (limit,)).fetchall()
+        out: list[GameSummary] = []
+        needle = player.casefold()
         for gid, created, updated, data in rows:
+            if len(out) >= limit:
+                break
             try:
                 d = json.loads(data)
-                out.append(
-                    GameSummary(
-                        gid,
-                        created,
-                        updated,
-                        d.get("title", ""),
-                        d.get("opponent", ""),
-                        d.get("human", ""),
-                        int(d.get("size", 8)),
-                        len(d.get("line", [])),
-                    )
+                facts = d.pop("summary", None)
+                if facts is None:  # stored before summaries
+                    facts = summary(GameState.from_json(d))
+                g = GameSummary(
+                    gid,
+                    created,
+                    updated,
+                    d.get("title", ""),
+                    d.get("opponent", ""),
+                    d.get("human", ""),
+                    int(d.get("size", 8)),
+                    int(facts["moves"]),
+                    str(facts["result"]),
+                    str(facts["score"]),
                 )
-            except (ValueError, TypeError):
+            except (ValueError, TypeError, KeyError):
                 continue
+            if needle and not any(needle in t.casefold() for t in (g.title, g.opponent, g.human)):
+                continue
+            if result and (g.result or "none") != result:
+                continue
+            out.append(g)
         return out
 
     def close(self) -> None:

@@ -1,38 +1,28 @@
 // The page: one game per tab (its id in the URL's #game=...), kept in step with the server by
 // long polling GET /api/games/{id}?after=version. Every action is a call to the JSON API.
 
-import { drawBoard, squareAt, squareName, squaresOf, formatScore } from "./board.js";
+import { call, clockText } from "./api.js";
+import { drawBoard, squareAt, squareName, formatScore } from "./board.js";
 import { drawGraph, plyAt } from "./graph.js";
+import { renderMoves, mainLineNode, siblingNodes } from "./moves.js";
+import { setupDialogs, fillOpponents } from "./dialogs.js";
 
 const $ = (sel) => document.querySelector(sel);
 
-let view = null;          // the latest GameView
-let hover = null;         // square name under the pointer
-let flashUntil = 0;       // legal moves flash until this time (ms)
-let hints = null;         // {ply, cells, list}
-let pollAbort = null;
-let agentsInfo = null;
+const st = {
+  view: null,          // the latest GameView
+  hover: null,         // square name under the pointer
+  flashUntil: 0,       // legal moves flash until this time (ms)
+  hints: null,         // {ply, cells, list}
+  pollAbort: null,
+  agents: null,        // /api/agents
+  rotate: localStorage.getItem("bitflip.rotate") === "1",
+  animate: null,       // {node, squares}: discs to animate on the next board drawing
+  clockAt: 0,          // when the view's clock was read (ms)
+};
 let messageTimer = null;
 
-// --- API ------------------------------------------------------------------------------------
-
-async function call(method, path, body, signal) {
-  const opts = { method, headers: {}, signal };
-  if (body !== undefined) {
-    opts.headers["Content-Type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  const res = await fetch(path, opts);
-  const data = res.status === 204 ? null : await res.json().catch(() => null);
-  if (!res.ok) {
-    const err = new Error((data && data.detail) || `${res.status} ${res.statusText}`);
-    err.status = res.status;
-    throw err;
-  }
-  return data;
-}
-
-const gamePath = (suffix = "") => `/api/games/${view.id}${suffix}`;
+const gamePath = (suffix = "") => `/api/games/${st.view.id}${suffix}`;
 
 // --- messages -------------------------------------------------------------------------------
 
@@ -47,6 +37,7 @@ function say(text, kind = "info", ms = 4000) {
 // --- rendering ------------------------------------------------------------------------------
 
 function hintMap() {
+  const { hints, view } = st;
   if (!hints || !view || hints.ply !== view.cursor || hints.cells !== view.cells) return null;
   const map = new Map();
   hints.list.forEach((h, i) => map.set(h.move, { ...h, best: i === 0 }));
@@ -54,43 +45,62 @@ function hintMap() {
 }
 
 function renderBoard() {
+  const view = st.view;
+  const anim = st.animate && st.animate.node === view.node ? st.animate.squares : null;
+  st.animate = null; // once: a redraw on hover must not start it again
   drawBoard($("#board"), {
     size: view.size,
     cells: view.cells,
     legal: view.legal,
     lastMove: view.last_move,
     flipped: view.flipped,
+    prevMove: view.prev_move,
+    prevFlipped: view.prev_flipped,
     showLegal: view.human_to_move,
-    hover,
+    hover: st.hover,
     hints: hintMap(),
-    flash: Date.now() < flashUntil,
+    flash: Date.now() < st.flashUntil,
+    rotate: st.rotate,
+    animate: anim,
   });
+  const hover = st.hover;
   const legal = view.legal.includes(hover);
-  $("#hover-name").textContent = hover ? `${hover}: ${legal ? "legal" : "not legal"}` : "\u00a0";
-  $("#hover-name").className = hover ? (legal ? "legal" : "illegal") : "";
+  const empty = hover && view.cells[cellIndex(hover, view.size)] === "-";
+  const text = !hover ? "\u00a0" : legal ? `${hover}: legal` : empty ? `${hover}: not legal` : hover;
+  $("#hover-name").textContent = text;
+  $("#hover-name").className = hover ? (legal ? "legal" : empty ? "illegal" : "") : "";
+}
+
+function cellIndex(name, size) {
+  const col = "abcdefgh".indexOf(name[0]), row = parseInt(name.slice(1), 10) - 1;
+  return row * size + col;
+}
+
+function turnText(view) {
+  if (view.over) return "Game over";
+  const who = view.turn[0].toUpperCase() + view.turn.slice(1);
+  let turn;
+  if (view.human_to_move) turn = `${who} to move (you)`;
+  else if (view.thinking) {
+    turn = `${who} (${view.opponent}) is thinking\u2026`;
+    const sr = view.search;
+    if (sr) turn += ` depth ${sr.depth}${sr.exact ? " (exact)" : ""}, ${formatScore(sr.score)}, ${sr.pv.slice(0, 4).join(" ")}`;
+  } else if (view.human === "none" && view.paused) turn = `${who} to move \u2014 paused`;
+  else turn = `${who} to move (${view.opponent})`;
+  if (view.pondering && view.human_to_move) turn += " \u2014 opponent pondering";
+  return turn;
 }
 
 function render() {
+  const view = st.view;
   renderBoard();
   $("#count-black b").textContent = view.black;
   $("#count-white b").textContent = view.white;
   $("#count-black").classList.toggle("to-move", view.turn === "black");
   $("#count-white").classList.toggle("to-move", view.turn === "white");
-  let turn;
-  if (view.over) turn = "Game over";
-  else {
-    const who = view.turn[0].toUpperCase() + view.turn.slice(1);
-    if (view.human_to_move) turn = `${who} to move (you)`;
-    else if (view.thinking) {
-      turn = `${who} (${view.opponent}) is thinking\u2026`;
-      const sr = view.search;
-      if (sr) turn += ` depth ${sr.depth}${sr.exact ? " (exact)" : ""}, ${formatScore(sr.score)}, ${sr.pv.slice(0, 4).join(" ")}`;
-    }
-    else turn = `${who} to move (${view.opponent})`;
-    if (view.pondering && view.human_to_move) turn += " \u2014 opponent pondering";
-  }
-  $("#turn").textContent = turn;
+  $("#turn").textContent = turnText(view);
   $("#turn").classList.toggle("thinking", view.thinking);
+  $("#opening").textContent = view.opening ? `Opening: ${view.opening.name}` : "";
   $("#notice").textContent = view.notice;
   const banner = $("#result-banner");
   banner.hidden = !view.result;
@@ -101,79 +111,63 @@ function render() {
   $("#btn-move-now").disabled =
     view.over || view.human === "both" || (view.human_to_move && !view.thinking);
   $("#btn-analyse").disabled = !view.moves.length || !!view.analysing;
+  $("#btn-resign").disabled = view.over || view.human === "none";
+  $("#side").value = view.human;
+  fillOpponents($("#opponent"), st.agents, view.opponent);
+  $("#watch").hidden = view.human !== "none" || view.over;
+  $("#btn-pause").textContent = view.paused ? "Resume" : "Pause";
+  // The pace shown is the option nearest the game's delay.
+  const paces = [...$("#watch-delay").options].map((o) => Number(o.value));
+  const pace = paces.reduce((a, b) => (Math.abs(b - view.delay) < Math.abs(a - view.delay) ? b : a));
+  $("#watch-delay").value = String(pace);
   $("#error").hidden = !view.error;
   $("#error").textContent = view.error;
   $("#game-title").textContent = view.title ? `\u2014 ${view.title}` : "";
-  renderMoves();
+  $("#variation-bar").hidden = view.on_main_line;
+  renderMoves($("#moves"), view);
   $("#transcript").value = view.transcript;
   drawGraph($("#graph"), view);
   $("#analysis-status").textContent = view.analysing
     ? `Analysing: ${view.analysing.done} of ${view.analysing.total} moves\u2026`
     : view.analysis.length ? analysisSummary() : "";
   renderHints();
+  renderClocks();
   $("#save-ggf").href = gamePath("/export?format=ggf&download=true");
   $("#save-transcript").href = gamePath("/export?format=transcript&download=true");
   document.title = `bitflip \u2014 ${view.black}:${view.white}`;
 }
 
-function analysisSummary() {
-  const n = { inaccuracy: 0, mistake: 0, blunder: 0 };
-  for (const a of view.analysis) if (a.mistake) n[a.mistake]++;
-  return `Analysed ${view.analysis.length} moves: ${n.blunder} blunders (??), ` +
-    `${n.mistake} mistakes (?), ${n.inaccuracy} inaccuracies (?!)`;
-}
-
-const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
-
-function renderMoves() {
-  const list = $("#moves");
-  const analysis = new Map(view.analysis.map((a) => [a.ply, a]));
-  const items = [];
-  const start = document.createElement("li");
-  start.append(Object.assign(document.createElement("button"), { textContent: "start" }));
-  start.firstChild.dataset.ply = "0";
-  items.push(start);
-  let color = view.start.trim().endsWith("O") ? "white" : "black";
-  view.moves.forEach((m, i) => {
-    const li = document.createElement("li");
-    const b = document.createElement("button");
-    b.dataset.ply = String(i + 1);
-    b.className = color + (i + 1 === view.cursor ? " current" : "") + (i >= view.cursor ? " future" : "");
-    const a = analysis.get(i);
-    b.textContent = `${i + 1}. ${m}` + (a && a.mistake ? MARKS[a.mistake] : "");
-    if (a) {
-      b.title = `played ${formatScore(a.score)}, best ${a.best_move} ${formatScore(a.best_score)}` +
-        (a.mistake ? ` \u2014 ${a.mistake}` : "");
-      if (a.mistake) b.classList.add(a.mistake);
-    }
-    li.append(b);
-    items.push(li);
-    color = color === "black" ? "white" : "black";
-  });
-  list.replaceChildren(...items);
-  if (view.cursor === 0) start.firstChild.classList.add("current");
-  const cur = list.querySelector(".current");
-  if (cur) {
-    // Scroll the list only (scrollIntoView would scroll the whole page on narrow screens).
-    const top = cur.offsetTop, bottom = top + cur.offsetHeight;
-    if (top < list.scrollTop || bottom > list.scrollTop + list.clientHeight) {
-      list.scrollTop = Math.max(0, bottom - list.clientHeight);
-    }
+function renderClocks() {
+  const c = st.view && st.view.clock;
+  for (const color of ["black", "white"]) {
+    const e = $(`#clock-${color}`);
+    e.hidden = !c;
+    if (!c) continue;
+    let left = c[color];
+    if (c.running === color) left -= (Date.now() - st.clockAt) / 1000;
+    e.textContent = clockText(left);
+    e.classList.toggle("running", c.running === color);
+    e.classList.toggle("low", left < 10);
   }
 }
 
-/** A table cell holding ``text`` as text. */
-function cell(text) {
-  return Object.assign(document.createElement("td"), { textContent: text });
+function analysisSummary() {
+  const n = { inaccuracy: 0, mistake: 0, blunder: 0 };
+  for (const a of st.view.analysis) if (a.mistake) n[a.mistake]++;
+  const opening = st.view.opening ? ` (${st.view.opening.name})` : "";
+  return `Analysed ${st.view.analysis.length} moves${opening}: ${n.blunder} blunders (??), ` +
+    `${n.mistake} mistakes (?), ${n.inaccuracy} inaccuracies (?!)`;
 }
 
 function renderHints() {
   const map = hintMap();
   $("#hints-box").hidden = !map;
   if (!map) return;
-  const rows = hints.list.map((h) => {
+  const rows = st.hints.list.map((h) => {
     const tr = document.createElement("tr");
-    tr.append(cell(h.move), cell(formatScore(h.score)), cell(String(h.depth)), cell(h.exact ? "exact" : ""));
+    for (const t of [h.move, formatScore(h.score), String(h.depth), h.exact ? "exact" : ""]) {
+      tr.append(Object.assign(document.createElement("td"), { textContent: t }));
+    }
     if (h.exact) tr.children[1].className = "exact";
     return tr;
   });
@@ -183,38 +177,58 @@ function renderHints() {
 // --- game state -----------------------------------------------------------------------------
 
 function show(newView) {
-  if (view && newView.id === view.id && newView.version < view.version) return;
-  const firstOfGame = !view || view.id !== newView.id;
-  if (firstOfGame) { hover = null; flashUntil = 0; say("", "info", 1); }
-  view = newView;
-  if (firstOfGame && location.hash !== `#game=${view.id}`) history.replaceState(null, "", `#game=${view.id}`);
+  const old = st.view;
+  if (old && newView.id === old.id && newView.version < old.version) return;
+  const firstOfGame = !old || old.id !== newView.id;
+  if (firstOfGame) { st.hover = null; st.flashUntil = 0; say("", "info", 1); }
+  // A move just made (one step along the tree): its disc and the discs it turned animate.
+  if (!firstOfGame && newView.node !== old.node && newView.cursor > 0 &&
+      newView.nodes[newView.cursor - 1] === old.node && newView.last_move) {
+    st.animate = { node: newView.node, squares: new Set([newView.last_move, ...newView.flipped]) };
+  }
+  // The square just played is no longer "under the pointer" as a candidate.
+  if (!firstOfGame && st.hover && newView.cells !== old.cells) st.hover = null;
+  st.view = newView;
+  st.clockAt = Date.now();
+  if (firstOfGame && location.hash !== `#game=${newView.id}`) history.replaceState(null, "", `#game=${newView.id}`);
   render();
-  if ($("#auto-hints").checked && view.human_to_move && !hintMap() && !view.analysing) requestHints(true);
+  if ($("#auto-hints").checked && newView.human_to_move && !hintMap() && !newView.analysing) requestHints(true);
 }
 
 async function poll() {
-  if (pollAbort) pollAbort.abort();
+  if (st.pollAbort) st.pollAbort.abort();
   const ctrl = new AbortController();
-  pollAbort = ctrl;
-  while (!ctrl.signal.aborted && view) {
+  st.pollAbort = ctrl;
+  while (!ctrl.signal.aborted && st.view) {
     try {
-      const v = await call("GET", `/api/games/${view.id}?after=${view.version}&wait=20`, undefined, ctrl.signal);
+      const v = await call("GET", `/api/games/${st.view.id}?after=${st.view.version}&wait=20`, undefined, ctrl.signal);
       if (ctrl.signal.aborted) return;
       show(v);
     } catch (e) {
       if (ctrl.signal.aborted) return;
+      if (e.status === 404) {
+        // Deleted (in another tab), or a bare game the server let go: start afresh.
+        say("That game is gone; here is a new one.", "info");
+        await newGame({});
+        return;
+      }
       say(`Lost contact with the server: ${e.message}`, "error", 0);
       await new Promise((r) => setTimeout(r, 2000));
     }
   }
 }
 
+/** Show a game the server just answered with, and follow it. */
+function openView(v) {
+  st.view = null;
+  st.hints = null;
+  show(v);
+  poll();
+}
+
 async function open(id) {
   try {
-    view = null;
-    hints = null;
-    show(await call("GET", `/api/games/${id}`));
-    poll();
+    openView(await call("GET", `/api/games/${id}`));
   } catch (e) {
     say(e.message, "error");
     await newGame({});
@@ -222,11 +236,7 @@ async function open(id) {
 }
 
 async function newGame(settings) {
-  hints = null;
-  const v = await call("POST", "/api/games", settings);
-  view = null;
-  show(v);
-  poll();
+  openView(await call("POST", "/api/games", settings));
 }
 
 async function act(promise) {
@@ -240,13 +250,16 @@ async function act(promise) {
   }
 }
 
+const jump = (body) => act(call("POST", gamePath("/jump"), body));
+
 async function requestHints(quiet = false) {
+  const view = st.view;
   if (!view || view.over) return;
   const ply = view.cursor, cells = view.cells;
   if (!quiet) say("Thinking about every move\u2026", "info", 0);
   try {
     const res = await call("POST", gamePath("/hint"), { seconds: 1.0 });
-    hints = { ply, cells, list: res.hints };
+    st.hints = { ply, cells, list: res.hints };
     if (!quiet) say("");
     render();
   } catch (e) {
@@ -254,187 +267,84 @@ async function requestHints(quiet = false) {
   }
 }
 
-// --- board events ---------------------------------------------------------------------------
+// --- board and keys -------------------------------------------------------------------------
 
 async function clickSquare(name) {
-  if (!view) return;
+  if (!st.view) return;
   try {
-    show(await call("POST", gamePath("/moves"), { move: name, ply: view.cursor }));
+    show(await call("POST", gamePath("/moves"), { move: name, ply: st.view.cursor }));
   } catch (e) {
     say(e.message, "error");
-    flashUntil = Date.now() + 1400;
+    st.flashUntil = Date.now() + 1400;
     renderBoard();
     setTimeout(renderBoard, 1450);
   }
+}
+
+function onKey(e) {
+  const view = st.view;
+  if (!view || e.target.closest("input, textarea, select, dialog") || e.altKey || e.ctrlKey || e.metaKey) return;
+  const last = view.moves.length;
+  let body = null;
+  if (e.key === "ArrowLeft" && view.cursor > 0) body = { ply: view.cursor - 1 };
+  else if (e.key === "ArrowRight" && view.cursor < last) body = { ply: view.cursor + 1 };
+  else if (e.key === "Home" && view.cursor > 0) body = { ply: 0 };
+  else if (e.key === "End" && view.cursor < last) body = { ply: last };
+  else if (e.key === "ArrowUp" || e.key === "ArrowDown") {
+    const nodes = siblingNodes(view);
+    if (nodes.length > 1) {
+      const i = nodes.indexOf(view.node);
+      const step = e.key === "ArrowDown" ? 1 : nodes.length - 1;
+      body = { node: nodes[(i + step) % nodes.length] };
+    }
+  }
+  if (body) { e.preventDefault(); jump(body); }
 }
 
 function setupBoard() {
   const svg = $("#board");
   svg.addEventListener("mousemove", (e) => {
     const sq = squareAt(e);
-    if (sq !== hover) { hover = sq; if (view) renderBoard(); }
+    if (sq !== st.hover) { st.hover = sq; if (st.view) renderBoard(); }
   });
-  svg.addEventListener("mouseleave", () => { hover = null; if (view) renderBoard(); });
+  svg.addEventListener("mouseleave", () => { st.hover = null; if (st.view) renderBoard(); });
   svg.addEventListener("click", (e) => { const sq = squareAt(e); if (sq) clickSquare(sq); });
   $("#moves").addEventListener("click", (e) => {
-    const b = e.target.closest("button[data-ply]");
-    if (b) act(call("POST", gamePath("/jump"), { ply: Number(b.dataset.ply) }));
+    const b = e.target.closest("button");
+    if (!b) return;
+    if (b.dataset.node !== undefined) jump({ node: Number(b.dataset.node) });
+    else if (b.dataset.ply !== undefined) jump({ ply: Number(b.dataset.ply) });
   });
   $("#graph").addEventListener("click", (e) => {
-    if (view) act(call("POST", gamePath("/jump"), { ply: plyAt($("#graph"), e, view) }));
+    if (st.view) jump({ ply: plyAt($("#graph"), e, st.view) });
   });
-  document.addEventListener("keydown", (e) => {
-    if (!view || e.target.closest("input, textarea, select, dialog")) return;
-    if (e.key === "ArrowLeft" && view.cursor > 0) act(call("POST", gamePath("/jump"), { ply: view.cursor - 1 }));
-    if (e.key === "ArrowRight" && view.cursor < view.moves.length) act(call("POST", gamePath("/jump"), { ply: view.cursor + 1 }));
-  });
+  document.addEventListener("keydown", onKey);
 }
 
-// --- buttons and dialogs --------------------------------------------------------------------
-
-async function loadAgents() {
-  agentsInfo = await call("GET", "/api/agents");
-  const list = $("#agent-list");
-  list.replaceChildren(...agentsInfo.examples.map((s) => Object.assign(document.createElement("option"), { value: s })));
-}
-
-function setupDialogs() {
+function setupControls() {
   $("#btn-undo").onclick = () => act(call("POST", gamePath("/undo")));
   $("#btn-redo").onclick = () => act(call("POST", gamePath("/redo")));
   $("#btn-hint").onclick = () => requestHints(false);
   $("#btn-move-now").onclick = () => act(call("POST", gamePath("/move-now")));
   $("#btn-analyse").onclick = () => act(call("POST", gamePath("/analyse"), { seconds_per_move: 0.3 }));
+  $("#btn-resign").onclick = () => act(call("POST", gamePath("/resign")));
+  $("#btn-flip").onclick = () => {
+    st.rotate = !st.rotate;
+    localStorage.setItem("bitflip.rotate", st.rotate ? "1" : "0");
+    $("#btn-flip").classList.toggle("active", st.rotate);
+    if (st.view) renderBoard();
+  };
+  $("#btn-flip").classList.toggle("active", st.rotate);
+  $("#btn-main-line").onclick = () => {
+    const node = st.view && mainLineNode(st.view);
+    if (node !== null) jump({ node });
+  };
+  $("#side").onchange = () => act(call("PATCH", gamePath(), { human: $("#side").value }));
+  $("#opponent").onchange = () => act(call("PATCH", gamePath(), { opponent: $("#opponent").value }));
+  $("#btn-pause").onclick = () => act(call("PATCH", gamePath(), { paused: !st.view.paused }));
+  $("#watch-delay").onchange = () => act(call("PATCH", gamePath(), { delay: Number($("#watch-delay").value) }));
   $("#auto-hints").onchange = () => { if ($("#auto-hints").checked) requestHints(true); };
-
-  const dNew = $("#dlg-new");
-  $("#btn-new").onclick = () => {
-    const f = $("#form-new");
-    f.opponent.value = view ? view.opponent : agentsInfo.default;
-    if (view) f.size.value = String(view.size);
-    if (view && ["black", "white", "both", "none"].includes(view.human)) f.human.value = view.human;
-    dNew.showModal();
-  };
-  dNew.addEventListener("close", async () => {
-    if (dNew.returnValue !== "ok") return;
-    const f = $("#form-new");
-    try {
-      await newGame({ human: f.human.value, opponent: f.opponent.value.trim() || null, size: Number(f.size.value) });
-    } catch (e) { say(e.message, "error"); }
-  });
-
-  const dLoad = $("#dlg-load");
-  $("#btn-load").onclick = () => { $("#load-error").hidden = true; dLoad.showModal(); };
-  $("#load-file").onchange = async (e) => {
-    const file = e.target.files[0];
-    if (file) $("#form-load").text.value = await file.text();
-  };
-  $("#load-ok").onclick = async (e) => {
-    e.preventDefault();
-    const f = $("#form-load");
-    try {
-      const v = await call("POST", "/api/games/load", {
-        text: f.text.value, format: f.format.value, size: Number(f.size.value), human: "both",
-        opponent: view ? view.opponent : null,
-      });
-      dLoad.close();
-      view = null; hints = null; show(v); poll();
-      say("Game loaded: you play both sides; change that with New game or the board editor.");
-    } catch (err) {
-      $("#load-error").hidden = false;
-      $("#load-error").textContent = err.message;
-    }
-  };
-
-  $("#btn-games").onclick = async () => {
-    const games = await call("GET", "/api/games");
-    const rows = games.map((g) => {
-      const tr = document.createElement("tr");
-      const when = new Date(g.updated * 1000).toLocaleString();
-      // Titles and names come from game files: text only, never markup.
-      const link = Object.assign(document.createElement("a"), {
-        href: "#game=" + encodeURIComponent(g.id), textContent: g.title || g.id,
-      });
-      const first = document.createElement("td");
-      first.append(link);
-      tr.append(first, cell(g.opponent), cell(g.human), cell(String(g.moves)), cell(when));
-      return tr;
-    });
-    $("#games-table tbody").replaceChildren(...rows);
-    $("#dlg-games").showModal();
-  };
-  $("#games-table").addEventListener("click", (e) => {
-    if (e.target.closest("a")) $("#dlg-games").close();
-  });
-
-  setupEditor();
-}
-
-// --- board editor ---------------------------------------------------------------------------
-
-const editor = { size: 8, cells: [] };
-
-function editorStart(size) {
-  const h = size / 2;
-  editor.size = size;
-  editor.cells = squaresOf(size).map((sq) => {
-    const r = Math.floor(sq / 8), c = sq % 8;
-    if ((r === h - 1 && c === h - 1) || (r === h && c === h)) return "O";
-    if ((r === h - 1 && c === h) || (r === h && c === h - 1)) return "X";
-    return "-";
-  });
-}
-
-function drawEditor() {
-  drawBoard($("#editor-board"), { size: editor.size, cells: editor.cells.join(""), legal: [] });
-}
-
-function setupEditor() {
-  const d = $("#dlg-editor");
-  const f = $("#form-editor");
-  $("#btn-editor").onclick = () => {
-    if (view) {
-      editor.size = view.size;
-      editor.cells = view.cells.split("");
-      f.size.value = String(view.size);
-      f.turn.value = view.turn === "white" ? "O" : "X";
-    } else editorStart(8);
-    f.opponent.value = view ? view.opponent : agentsInfo.default;
-    $("#editor-error").hidden = true;
-    drawEditor();
-    d.showModal();
-  };
-  $("#editor-board").addEventListener("click", (e) => {
-    const name = squareAt(e);
-    if (!name) return;
-    const sq = 8 * (parseInt(name.slice(1), 10) - 1) + "abcdefgh".indexOf(name[0]);
-    const i = squaresOf(editor.size).indexOf(sq);
-    const order = e.shiftKey ? ["-", "O", "X"] : ["-", "X", "O"];
-    editor.cells[i] = order[(order.indexOf(editor.cells[i]) + 1) % 3];
-    drawEditor();
-  });
-  f.size.onchange = () => { editorStart(Number(f.size.value)); drawEditor(); };
-  $("#editor-clear").onclick = () => { editor.cells = editor.cells.map(() => "-"); drawEditor(); };
-  $("#editor-start").onclick = () => { editorStart(Number(f.size.value)); drawEditor(); };
-  $("#editor-current").onclick = () => {
-    if (!view) return;
-    editor.size = view.size; editor.cells = view.cells.split(""); f.size.value = String(view.size); drawEditor();
-  };
-  $("#editor-play").onclick = async (e) => {
-    e.preventDefault();
-    try {
-      const v = await call("POST", "/api/games", {
-        start: `${editor.cells.join("")} ${f.turn.value}`,
-        human: f.human.value,
-        opponent: f.opponent.value.trim() || null,
-        title: "set-up position",
-      });
-      d.close();
-      view = null; hints = null; show(v); poll();
-    } catch (err) {
-      $("#editor-error").hidden = false;
-      $("#editor-error").textContent = err.message;
-    }
-  };
+  setInterval(() => { if (st.view && st.view.clock && st.view.clock.running) renderClocks(); }, 250);
 }
 
 // --- start ----------------------------------------------------------------------------------
@@ -446,11 +356,12 @@ function idFromHash() {
 
 async function main() {
   setupBoard();
-  setupDialogs();
-  await loadAgents();
+  setupControls();
+  st.agents = await call("GET", "/api/agents");
+  setupDialogs({ st, say, openView, newGame, gamePath });
   window.addEventListener("hashchange", () => {
     const id = idFromHash();
-    if (id && (!view || view.id !== id)) open(id);
+    if (id && (!st.view || st.view.id !== id)) open(id);
   });
   const id = idFromHash();
   if (id) await open(id);
@@ -460,4 +371,4 @@ async function main() {
 main().catch((e) => say(e.message, "error", 0));
 
 // For tests and the console.
-window.bitflip = { get view() { return view; }, squareName };
+window.bitflip = { get view() { return st.view; }, squareName };

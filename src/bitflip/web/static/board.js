@@ -25,11 +25,6 @@ function el(tag, attrs, text) {
   return e;
 }
 
-function center(sq) {
-  const r = Math.floor(sq / 8), c = sq % 8;
-  return [MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2];
-}
-
 export function formatScore(score) {
   const v = Math.abs(score - Math.round(score)) < 0.05 ? Math.round(score) : score.toFixed(1);
   return (score > 0 ? "+" : "") + v;
@@ -37,12 +32,20 @@ export function formatScore(score) {
 
 /**
  * Draw a board into `svg`.
- * model: {size, cells, legal: [names], lastMove, flipped: [names], showLegal, hover,
- *         hints: Map(name -> {score, exact, best}), flash: bool, edit: bool}
+ * model: {size, cells, legal: [names], lastMove, flipped: [names], prevMove, prevFlipped,
+ *         showLegal, hover, hints: Map(name -> {score, exact, best}), flash: bool,
+ *         rotate: bool (seen from white's side), animate: Set(names) of discs that just turned}
  */
 export function drawBoard(svg, model) {
   const n = model.size;
   const side = n * CELL + 2 * MARGIN;
+  const rot = !!model.rotate;
+  // Row and column on screen of board row r, column c.
+  const at = (r, c) => (rot ? [n - 1 - r, n - 1 - c] : [r, c]);
+  const center = (sq) => {
+    const [r, c] = at(Math.floor(sq / 8), sq % 8);
+    return [MARGIN + c * CELL + CELL / 2, MARGIN + r * CELL + CELL / 2];
+  };
   svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
   svg.replaceChildren();
@@ -50,17 +53,22 @@ export function drawBoard(svg, model) {
   svg.append(el("rect", { x: MARGIN, y: MARGIN, width: n * CELL, height: n * CELL, class: "felt" }));
   const legal = new Set(model.legal || []);
   const flipped = new Set(model.flipped || []);
+  const prevFlipped = new Set(model.prevFlipped || []);
+  const animate = model.animate || new Set();
   const cells = squaresOf(n);
   cells.forEach((sq, i) => {
-    const r = Math.floor(sq / 8), c = sq % 8;
+    const [r, c] = at(Math.floor(sq / 8), sq % 8);
     const name = squareName(sq);
     let cls = "cell";
-    if (model.hover === name) cls += legal.has(name) ? " hover-legal" : " hover-illegal";
-    const rect = el("rect", {
+    // An occupied square is simply taken: only empty squares say "not legal".
+    if (model.hover === name) {
+      if (legal.has(name)) cls += " hover-legal";
+      else if (model.cells[i] === "-") cls += " hover-illegal";
+    }
+    svg.append(el("rect", {
       x: MARGIN + c * CELL, y: MARGIN + r * CELL, width: CELL, height: CELL,
       class: cls, "data-sq": name,
-    });
-    svg.append(rect);
+    }));
   });
   for (let i = 0; i <= n; i++) {
     const p = MARGIN + i * CELL;
@@ -74,22 +82,26 @@ export function drawBoard(svg, model) {
   }
   for (let i = 0; i < n; i++) {
     const p = MARGIN + i * CELL + CELL / 2;
-    svg.append(el("text", { x: p, y: MARGIN * 0.72, class: "coord" }, "abcdefgh"[i]));
-    svg.append(el("text", { x: MARGIN / 2, y: p + 9, class: "coord" }, String(i + 1)));
+    const k = rot ? n - 1 - i : i;
+    svg.append(el("text", { x: p, y: MARGIN * 0.72, class: "coord" }, "abcdefgh"[k]));
+    svg.append(el("text", { x: MARGIN / 2, y: p + 9, class: "coord" }, String(k + 1)));
   }
   cells.forEach((sq, i) => {
     const name = squareName(sq);
     const [cx, cy] = center(sq);
     const ch = model.cells[i];
     if (ch === "X" || ch === "O") {
-      svg.append(el("circle", {
-        cx, cy, r: 42, class: "disc " + (ch === "X" ? "black" : "white"),
-        "data-sq": name, "data-color": ch,
-      }));
+      let cls = "disc " + (ch === "X" ? "black" : "white");
+      if (animate.has(name)) cls += name === model.lastMove ? " place-anim" : " flip-anim";
+      svg.append(el("circle", { cx, cy, r: 42, class: cls, "data-sq": name, "data-color": ch }));
       if (name === model.lastMove) {
         svg.append(el("circle", { cx, cy, r: 11, class: "last-move", "data-sq": name }));
       } else if (flipped.has(name)) {
         svg.append(el("circle", { cx, cy, r: 7, class: "flipped", "data-sq": name }));
+      } else if (name === model.prevMove) {
+        svg.append(el("circle", { cx, cy, r: 10, class: "prev-move", "data-sq": name }));
+      } else if (prevFlipped.has(name)) {
+        svg.append(el("circle", { cx, cy, r: 5, class: "prev-flipped", "data-sq": name }));
       }
     } else if (legal.has(name)) {
       const hint = model.hints && model.hints.get(name);
