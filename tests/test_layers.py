@@ -20,6 +20,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "datadir": set(),
     "tomlconfig": set(),
     "download": {"datadir"},
+    "opening_names": _BASE | {"formats"},
     "formats": _BASE,
     "eval": _BASE,
     "search": _BASE | {"eval"},
@@ -31,7 +32,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "protocols": _BASE | {"formats", "search", "agents", "engine"},
     "arena": _BASE | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir"},
     "envs": _BASE | {"agents"},
-    "web": _BASE | {"formats", "search", "agents", "engine", "protocols"},
+    "web": _BASE | {"formats", "search", "agents", "engine", "protocols", "opening_names"},
     "cli": {"*"},
     "__main__": {"cli"},
 }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bitflip.core.board import BLACK, WHITE, Board
 from bitflip.core.geometry import PASS
-from bitflip.openings import opening_of
+from bitflip.opening_names import opening_of
 from bitflip.web import api
 from bitflip.web.engine_bridge import disc_score
 from bitflip.web.games import GameState, color_name, transcript

@@ -6,7 +6,7 @@ import pytest
 
 from bitflip.core.board import Board
 from bitflip.formats.transcript import parse_transcript
-from bitflip.openings import opening_of, openings, read_openings
+from bitflip.opening_names import opening_of, openings, read_openings
 
 
 def test_every_opening_is_legal_and_names_its_own_line() -> None:
