@@ -8,7 +8,7 @@ import importlib
 import pytest
 
 
-@pytest.mark.parametrize("module", ["openings", "match", "ratings", "sprt", "tournament"])
+@pytest.mark.parametrize("module", ["openings", "workers", "ratings", "sprt", "tournament"])
 def test_module_examples(module: str) -> None:
     mod = importlib.import_module(f"bitflip.arena.{module}")
     result = doctest.testmod(mod, optionflags=doctest.ELLIPSIS)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from bitflip.agents import register_agent
-from bitflip.arena.match import GameTask, derive_seed, play_game, run_games
+from bitflip.arena.match import GameTask, derive_seed, play_game
+from bitflip.arena.workers import run_games
 from bitflip.core.board import BLACK, WHITE, Board
 from bitflip.core.geometry import PASS
 
@@ -160,11 +161,11 @@ def test_worker_returns_quietly_when_the_driver_is_gone(monkeypatch: pytest.Monk
     # A killed or interrupted tournament must not make its workers print tracebacks.
     import multiprocessing as mp
 
-    from bitflip.arena import match
+    from bitflip.arena import workers
 
     monkeypatch.delattr(os, "setsid", raising=False)  # keep the test process's session
-    monkeypatch.setattr(match, "_watch_driver", lambda driver: None)
+    monkeypatch.setattr(workers, "_watch_driver", lambda driver: None)
     driver, worker = mp.Pipe()
     driver.send(task("random", "random"))
     driver.close()
-    match._worker_main(worker, {}, [], os.getpid())  # returns instead of raising BrokenPipeError
+    workers._worker_main(worker, {}, [], os.getpid())  # returns instead of raising BrokenPipeError

@@ -1,6 +1,6 @@
 """The same tournament games on a Ray cluster (``pip install bitflip[distributed]``).
 
-Each Ray actor owns one :class:`~bitflip.arena.match.GameWorker`: a child process that plays
+Each Ray actor owns one :class:`~bitflip.arena.workers.GameWorker`: a child process that plays
 the games with the same watchdog as the local backend, so time limits, crashes and hangs are
 handled identically. The driver hands games to idle actors and stores results as they come.
 ``address=None`` starts (or joins) a local Ray instance; ``"auto"`` or ``"ray://host:10001"``
@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from bitflip.arena.match import GameResult, GameTask, GameWorker, default_workers, registry_snapshot
+from bitflip.arena.match import GameResult, GameTask, registry_snapshot
+from bitflip.arena.workers import GameWorker, default_workers
 
 
 class GameHost:

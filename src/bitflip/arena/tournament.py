@@ -16,17 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bitflip.arena.match import (
-    GamePool,
-    GameResult,
-    GameTask,
-    derive_seed,
-    load_plugin,
-    run_games,
-)
+from bitflip.arena.match import GameResult, GameTask, derive_seed, load_plugin
 from bitflip.arena.openings import BalanceSearch, Opening, resolve_openings
 from bitflip.arena.sprt import SequentialTest, SprtResult
 from bitflip.arena.store import Store, StoredGame
+from bitflip.arena.workers import GamePool, run_games
 
 
 @dataclass(frozen=True)
@@ -216,7 +210,7 @@ def sprt_match(
     ``batch`` games (default: two per worker); the test stops at a decision or ``max_games``
     (then ``decision`` is None). With a ``store`` the games are kept, and a rerun resumes.
     """
-    from bitflip.arena.match import default_workers
+    from bitflip.arena.workers import default_workers
 
     cfg = validate(
         TournamentConfig(
