@@ -106,3 +106,13 @@ def test_convert_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "8x8" in err
     assert main(["convert", str(six), str(tmp_path / "six.ggf"), "--size", "6"]) == 0
     assert ggf.read(tmp_path / "six.ggf")[0].size == 6
+
+
+def test_an_empty_file_is_an_error_not_zero_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name, out in (("e.ggf", "o1.txt"), ("e.txt", "o2.ggf"), ("e.obf", "o3.obf")):
+        (tmp_path / name).write_text("\n")
+        err = _one_line_error(capsys, main(["convert", str(tmp_path / name), str(tmp_path / out)]))
+        assert "holds no" in err and "nothing written" in err
+        assert not (tmp_path / out).exists()

@@ -69,3 +69,32 @@ def test_terminal_hint_scores_moves_or_says_why_not() -> None:
     text = out.getvalue()
     assert rc == 0
     assert "Hints (discs, = exact): " in text
+
+
+def test_a_terminal_game_whose_piped_moves_run_out_ends_cleanly() -> None:
+    import io
+
+    from bitflip.cli.play import play_terminal
+
+    out = io.StringIO()
+    rc = play_terminal(
+        opponent="greedy", color="black", size=6, stdin=io.StringIO("c4\n"), stdout=out
+    )
+    assert rc == 0 and "end of input: game left unfinished" in out.getvalue()
+
+
+def test_a_port_in_use_is_one_line_naming_port(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    import socket
+
+    from bitflip.cli.main import main
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        rc = main(["play", "--no-browser", "--port", str(port), "--db", str(tmp_path / "g.db")])
+    err = capsys.readouterr().err.strip()
+    assert rc == 2 and len(err.splitlines()) == 1
+    assert f"port {port} on 127.0.0.1 is in use" in err and "--port 0" in err

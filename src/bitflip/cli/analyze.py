@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._progress import ProgressLine
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -27,7 +28,6 @@ def register(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
 
     from bitflip.cli._positions import read_game
     from bitflip.cli.hint import limit_from
@@ -39,11 +39,9 @@ def run(args: argparse.Namespace) -> int:
     engine = Engine(args.level, evaluation=args.eval, size=board.size)
     name = board.geometry.square_name
 
-    def progress(done: int, total: int) -> None:
-        print(f"\ranalysing {done}/{total}", end="", file=sys.stderr, flush=True)
-
-    rows = engine.analyze_game(board, limit_from(args), on_progress=progress)
-    print(file=sys.stderr)
+    progress = ProgressLine("analysing")
+    rows = engine.analyze_game(board, limit_from(args), on_progress=progress.update)
+    progress.close()
     totals = {0: 0.0, 1: 0.0}
     for a in rows:
         mark = "??" if a.loss >= args.blunder else "?" if a.loss >= args.mistake else ""

@@ -41,10 +41,14 @@ def run(args: argparse.Namespace) -> int:
         from bitflip.formats import obf
 
         positions = list(obf.read(src))
+        if not positions:
+            raise ValueError(f"{src} holds no position: nothing written to {dst}")
         obf.write(dst, positions)
         print(f"{len(positions)} positions: {src} -> {dst}")
         return 0
     records = list(read_games(src, size=args.size, passes=True))
+    if not records:
+        raise ValueError(f"{src} holds no game: nothing written to {dst}")
     write_games(dst, records, passes=args.passes, year=args.year)
     print(f"{len(records)} games: {src} ({fin}) -> {dst} ({fout})")
     return 0

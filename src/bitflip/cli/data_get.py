@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from bitflip.cli._progress import ProgressLine
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -29,17 +30,17 @@ def run_get(args: argparse.Namespace) -> int:
     if years is not None and args.name != "wthor":
         raise ValueError("--years is for the wthor data set")
     dest = args.dest or user_data_dir()
-    tty = sys.stderr.isatty()
+    bars: dict[str, ProgressLine] = {}
+    # Files are small: a log gets the one result line per file printed below, no progress.
+    quiet = args.quiet or not sys.stderr.isatty()
 
     def progress(name: str, done: int, total: int | None) -> None:
-        if args.quiet or not tty:
-            return  # a redirected log gets one line per file below, not a pile of \r lines
-        of = f" of {total / 1024:.0f} KB" if total else ""
-        print(f"\r{name}: {done / 1024:.0f} KB{of}", end="", file=sys.stderr, flush=True)
+        bar = bars.setdefault(name, ProgressLine(name, quiet=quiet))
+        bar.update(done, total, " bytes")
+        if total is not None and done >= total:
+            bar.close()
 
     fetched = get(args.name, dest, years=years, root=args.root, progress=progress)
-    if tty and not args.quiet:
-        print("\r", end="", file=sys.stderr)
     for f in fetched:
         note = f" ({f.note})" if f.note else ""
         print(f"{f.path}: {f.status}{note}")

@@ -134,11 +134,33 @@ def serve(
         if open_browser:
             webbrowser.open(url)
 
+    _check_port_free(host, port)
     threading.Thread(target=announce, daemon=True).start()
     server.run()
     if not server.started:
         raise OSError(f"could not serve on {host}:{port} (is the port in use?)")
     return 0
+
+
+def _check_port_free(host: str, port: int) -> None:
+    """A port in use is a one-line error naming --port, not uvicorn's log line and exit 3."""
+    import errno
+    import socket
+
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind((host, port))
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                raise OSError(
+                    f"port {port} on {host} is in use (another bitflip?): choose one with "
+                    "--port N, or --port 0 for any free port"
+                ) from None
+            raise OSError(f"cannot serve on {host}:{port}: {exc.strerror}") from None
 
 
 HELP = "Type a move (e.g. f5), 'undo', 'moves', 'hint' (every move's score), 'quit'."
@@ -186,9 +208,9 @@ def play_terminal(
         out.write("your move> ")
         out.flush()
         line = inp.readline()
-        if not line:
-            say("\nend of input: game abandoned")
-            return 1
+        if not line:  # piped moves ran out: the game stays unfinished, which is no error
+            say("\nend of input: game left unfinished")
+            return 0
         cmd = line.strip().lower()
         if cmd in ("quit", "exit", "q"):
             say("game abandoned")
