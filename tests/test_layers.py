@@ -17,6 +17,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "core": set(),
     "bitflip": {"core", "_kernel_cache"},
     "_kernel_cache": set(),
+    "_watchdog": set(),
     "datadir": set(),
     "tomlconfig": set(),
     "download": {"datadir"},
@@ -28,9 +29,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "engine": _BASE | {"eval", "search", "agents", "formats"},
     "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig"},
     "learn": _BASE
-    | {"eval", "search", "agents", "formats", "engine", "nn", "tomlconfig", "datadir"},
+    | {"eval", "search", "agents", "formats", "engine", "nn", "tomlconfig", "datadir", "_watchdog"},
     "protocols": _BASE | {"formats", "search", "agents", "engine"},
-    "arena": _BASE | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir"},
+    "arena": _BASE
+    | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir", "_watchdog"},
     "envs": _BASE | {"agents"},
     "web": _BASE | {"formats", "search", "agents", "engine", "protocols", "opening_names"},
     "cli": {"*"},

@@ -164,7 +164,7 @@ def test_worker_returns_quietly_when_the_driver_is_gone(monkeypatch: pytest.Monk
     from bitflip.arena import workers
 
     monkeypatch.delattr(os, "setsid", raising=False)  # keep the test process's session
-    monkeypatch.setattr(workers, "_watch_driver", lambda driver: None)
+    monkeypatch.setattr(workers, "watch_driver", lambda driver: None)
     driver, worker = mp.Pipe()
     driver.send(task("random", "random"))
     driver.close()

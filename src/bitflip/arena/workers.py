@@ -13,9 +13,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing as mp
 import os
-import select
 import signal
-import threading
 import time
 import traceback
 from collections import deque
@@ -23,6 +21,7 @@ from collections.abc import Callable, Iterable, Sequence
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from bitflip._watchdog import watch_driver
 from bitflip.arena.match import (
     BUILD_HANG,
     GameResult,
@@ -34,39 +33,6 @@ from bitflip.arena.match import (
 from bitflip.core.board import BLACK, WHITE, Color, Move
 
 
-def _driver_gone(driver: int) -> None:
-    """Block until process ``driver`` has ended (killed by SIGKILL or SIGTERM included)."""
-    pidfd_open = getattr(os, "pidfd_open", None)
-    if pidfd_open is not None:
-        try:
-            fd = pidfd_open(driver)
-        except OSError:
-            return  # already gone
-        select.select([fd], [], [])  # a pidfd turns readable when its process exits
-        return
-    while True:
-        try:
-            os.kill(driver, 0)
-        except ProcessLookupError:
-            return
-        except PermissionError:
-            pass
-        time.sleep(0.5)
-
-
-def _watch_driver(driver: int) -> None:
-    """End this worker and what its agents started once the driver is gone.
-
-    The driver, not the parent: under forkserver the parent is the fork server, which outlives
-    a killed driver for a while, so the workers would too (and agents hung in a move with them).
-    """
-    _driver_gone(driver)
-    if hasattr(os, "killpg") and os.getpgrp() == os.getpid():
-        with contextlib.suppress(OSError):
-            os.killpg(os.getpid(), signal.SIGKILL)  # the worker's own group: it and its engines
-    os._exit(3)
-
-
 def _worker_main(
     conn: Connection, registry: dict[str, str], plugins: Sequence[str], driver: int
 ) -> None:
@@ -75,7 +41,7 @@ def _worker_main(
         # (external engines) too, and a Ctrl-C in the terminal reaches only the driver.
         with contextlib.suppress(OSError):
             os.setsid()
-    threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
+    watch_driver(driver)
     try:
         install_registry(registry, plugins)
     except Exception as exc:
