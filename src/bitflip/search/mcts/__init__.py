@@ -1,5 +1,8 @@
 """Monte Carlo tree search: array-based PUCT trees, batched leaf evaluation across games.
 
+:func:`make_mcts` builds the search a config names: PUCT at the root, or the Gumbel root of
+:mod:`.gumbel`.
+
 The search defines the :class:`PolicyValueFn` protocol it consumes; :mod:`bitflip.nn.policy_value`
 implements it with a network and :mod:`.rollout` with random playouts.
 """
@@ -14,12 +17,15 @@ from bitflip.search.mcts.search import (
     SearchOutput,
     choose_moves,
 )
+from bitflip.search.mcts.gumbel import GumbelMCTS, make_mcts
 
 __all__ = [
     "NUM_MOVES",
     "BatchedMCTS",
+    "GumbelMCTS",
     "MCTSConfig",
     "PolicyValueFn",
     "SearchOutput",
     "choose_moves",
+    "make_mcts",
 ]

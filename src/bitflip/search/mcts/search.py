@@ -55,8 +55,22 @@ class MCTSConfig:
     """Root noise concentration (AlphaZero: 0.3 chess, 0.03 Go; ~10 / typical move count)."""
     dirichlet_eps: float = 0.25
     """Weight of the root noise when noise is on (self-play); 0 turns it off."""
+    root: str = "puct"
+    """'puct': PUCT at the root too, ``sims`` simulations counting the root's evaluation;
+    'gumbel': Gumbel top-k sampling and sequential halving of ``sims`` visits among the root's
+    moves, PUCT below them (:mod:`.gumbel`; Danihelka et al. 2022)."""
+    gumbel_m: int = 16
+    """Root moves sampled (Gumbel top-k) and halved under root 'gumbel'."""
+    gumbel_c_visit: float = 50.0
+    """c_visit of sigma(q) = (c_visit + max_b N(b)) * c_scale * q under root 'gumbel'."""
+    gumbel_c_scale: float = 1.0
+    """c_scale of sigma(q), with q mapped from [-1, 1] to [0, 1], under root 'gumbel'."""
 
     def __post_init__(self) -> None:
+        if self.root not in ("puct", "gumbel"):
+            raise ValueError(f"root must be puct or gumbel, not {self.root!r}")
+        if self.gumbel_m < 1:
+            raise ValueError(f"gumbel_m must be >= 1, not {self.gumbel_m}")
         if self.sims < 1:
             raise ValueError(f"sims must be >= 1, not {self.sims}")
         if self.leaves_per_game < 1:
@@ -77,6 +91,16 @@ class SearchOutput:
     """Positions sent to the policy-value function."""
     batches: int
     """PolicyValueFn calls."""
+    policy: np.ndarray | None = None
+    """(G, 65) the search's policy training target when it is not the visit distribution
+    (the Gumbel root's improved policy); None: ``visits`` normalised."""
+
+    def target(self) -> np.ndarray:
+        """(G, 65) the policy training target of each searched row (zeros where not searched)."""
+        if self.policy is not None:
+            return self.policy
+        total = self.visits.sum(axis=1, keepdims=True)
+        return np.asarray(self.visits / np.maximum(total, 1e-12), np.float32)
 
 
 class BatchedMCTS:
@@ -94,6 +118,8 @@ class BatchedMCTS:
     def __init__(
         self, policy_value: PolicyValueFn, num_games: int, config: MCTSConfig, *, seed: int = 0
     ) -> None:
+        if config.root != "puct" and type(self) is BatchedMCTS:
+            raise ValueError(f"root {config.root!r}: build the search with make_mcts")
         self.policy_value = policy_value
         self.config = config
         self.size = policy_value.size
