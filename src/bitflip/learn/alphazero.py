@@ -27,12 +27,18 @@ import torch
 import torch.nn.functional as F
 
 from bitflip.learn.az_config import RunConfig
+from bitflip.learn.az_selfplay import (
+    SelfPlaySearch,
+    exact_scores,
+    keep_trained_rows,
+    selfplay_search,
+)
 from bitflip.learn.shards import NO_SCORE, PositionBatch, read_shards, write_shard
 from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.device import pick_device
 from bitflip.nn.policy_value import NetPolicyValue
-from bitflip.search.mcts import BatchedMCTS
+from bitflip.search.mcts import make_mcts
 from bitflip.search.mcts.games import GameBatch, MatchResult, play_games, play_match
 
 Log = Callable[[str], None]
@@ -121,8 +127,11 @@ def initial_net(cfg: RunConfig, run: RunDir) -> Path:
 # --- self-play --------------------------------------------------------------------------------
 
 
-def selfplay_positions(games: GameBatch, size: int) -> PositionBatch:
-    """A self-play batch in the shared training format, pass rows and ``policy`` included."""
+def selfplay_positions(
+    games: GameBatch, size: int, theoretical: np.ndarray | None = None
+) -> PositionBatch:
+    """A self-play batch in the shared training format, pass rows and ``policy`` included;
+    ``theoretical``: exact margins where known (``NO_SCORE`` elsewhere, the default)."""
     margin = games.mover_margin()
     n = len(margin)
     return PositionBatch(
@@ -133,7 +142,7 @@ def selfplay_positions(games: GameBatch, size: int) -> PositionBatch:
         move=games.move,
         disc_diff=margin,
         wdl=np.sign(margin),
-        theoretical=np.full(n, NO_SCORE),
+        theoretical=np.full(n, NO_SCORE) if theoretical is None else theoretical,
         result_known=np.ones(n, np.bool_),
         game=games.game,
         year=np.zeros(n),
@@ -143,9 +152,11 @@ def selfplay_positions(games: GameBatch, size: int) -> PositionBatch:
     )
 
 
-def write_selfplay_shard(path: Path, games: GameBatch, size: int, source: str) -> Path:
+def write_selfplay_shard(
+    path: Path, games: GameBatch, size: int, source: str, theoretical: np.ndarray | None = None
+) -> Path:
     """Write a self-play batch as one shard (:mod:`bitflip.learn.shards`)."""
-    return write_shard(path, selfplay_positions(games, size), source=source)
+    return write_shard(path, selfplay_positions(games, size, theoretical), source=source)
 
 
 @dataclass
@@ -156,6 +167,9 @@ class TrainingData:
     opponent: np.ndarray
     policy: np.ndarray
     value: np.ndarray
+    """Result of the game for the mover (+1 / 0 / -1), or the exact one where it is known."""
+    margin: np.ndarray
+    """Final disc difference for the mover, or the exact one where it is known."""
 
     def __len__(self) -> int:
         return len(self.player)
@@ -168,11 +182,11 @@ def read_selfplay_shards(paths: list[Path], size: int) -> TrainingData:
         raise ValueError(f"{paths[0]}: a {batch.size}x board, the run is {size}x")
     if batch.policy is None:
         raise ValueError(f"{paths[0]}: not a self-play shard (no policy)")
+    known = batch.theoretical != NO_SCORE
+    margin = np.where(known, batch.theoretical, batch.disc_diff).astype(np.float32)
+    value = np.where(known, np.sign(batch.theoretical), batch.wdl).astype(np.float32)
     return TrainingData(
-        batch.player,
-        batch.opponent,
-        batch.policy.astype(np.float32),
-        batch.wdl.astype(np.float32),
+        batch.player, batch.opponent, batch.policy.astype(np.float32), value, margin
     )
 
 
@@ -210,13 +224,24 @@ def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int)
     sp = cfg.selfplay
     n = min(sp.concurrent_games, sp.games_per_iteration - k * sp.concurrent_games)
     seed = cfg.seed * 1_000_003 + iteration * 1009 + k
-    mcts = BatchedMCTS(policy_value, n, cfg.mcts, seed=seed)
+    mcts = selfplay_search(
+        policy_value, n, cfg.mcts, full_search_prob=sp.full_search_prob,
+        cheap_sims=sp.cheap_sims, exact_leaf_empties=sp.exact_leaf_empties, seed=seed,
+    )  # fmt: skip
+    temp_moves = 0 if cfg.mcts.root == "gumbel" else sp.temp_moves  # Gumbel noise explores
     games = play_games(
-        [mcts], np.zeros((n, 2), np.int64), record=True, temp_moves=sp.temp_moves,
+        [mcts], np.zeros((n, 2), np.int64), record=True, temp_moves=temp_moves,
         noise=True, seed=seed,
     )  # fmt: skip
+    if isinstance(mcts, SelfPlaySearch):
+        games = keep_trained_rows(games, mcts)
+    theoretical = None
+    if sp.exact_empties > 0:
+        theoretical = exact_scores(
+            games.player, games.opponent, games.side, cfg.net.size, sp.exact_empties
+        )
     path = run.shards / f"it{iteration:04d}-{k:03d}.npz"
-    write_selfplay_shard(path, games, cfg.net.size, f"selfplay {Path(net_path).name}")
+    write_selfplay_shard(path, games, cfg.net.size, f"selfplay {Path(net_path).name}", theoretical)
     return str(path)
 
 
@@ -277,7 +302,9 @@ def train_net(
     rng: np.random.Generator,
     log: Log = _quiet,
 ) -> dict[str, float]:
-    """Adam on value MSE + policy cross-entropy (illegal moves masked); returns final losses."""
+    """Adam on value MSE + policy cross-entropy (illegal moves masked), plus the score head's
+    MSE on the final margin / squares when ``train.score_weight`` > 0; the value target blends
+    in the margin by ``train.value_margin``. Returns the final losses."""
     tc, size = cfg.train, cfg.net.size
     net.to(device).train()
     opt = torch.optim.Adam(net.parameters(), lr=tc.lr, weight_decay=tc.weight_decay)
@@ -293,12 +320,17 @@ def train_net(
         x = torch.from_numpy(planes).to(device)
         m = torch.from_numpy(legal).to(device)
         target_pi = torch.from_numpy(pi).to(device)
+        margin = torch.from_numpy(data.margin[idx] / (size * size)).to(device)
         z = torch.from_numpy(data.value[idx]).to(device)
-        logits, v = net(x, m)
+        if tc.value_margin > 0:
+            z = (1.0 - tc.value_margin) * z + tc.value_margin * margin
+        logits, v, score = net.forward_score(x, m)
         logp = torch.where(m, F.log_softmax(logits, dim=1), torch.zeros_like(logits))
         p_loss = -(target_pi * logp).sum(dim=1).mean()
         v_loss = F.mse_loss(v, z)
         loss = p_loss + v_loss
+        if score is not None and tc.score_weight > 0:
+            loss = loss + tc.score_weight * F.mse_loss(score, margin)
         opt.zero_grad(set_to_none=True)
         loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward untyped
         opt.step()
@@ -377,8 +409,8 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
         device = pick_device(cfg.device)
         mcfg = cfg.mcts if cfg.gate.sims <= 0 else replace(cfg.mcts, sims=cfg.gate.sims)
         n = 2 * cfg.gate.pairs
-        a = BatchedMCTS(NetPolicyValue(load_az_net(cand, device), device), n, mcfg)
-        b = BatchedMCTS(NetPolicyValue(load_az_net(best, device), device), n, mcfg)
+        a = make_mcts(NetPolicyValue(load_az_net(cand, device), device), n, mcfg)
+        b = make_mcts(NetPolicyValue(load_az_net(best, device), device), n, mcfg)
         result = play_match(a, b, cfg.gate.pairs, opening_plies=cfg.gate.opening_plies,
                             seed=cfg.seed * 31 + iteration)  # fmt: skip
         ok = accept(result, cfg)

@@ -20,7 +20,20 @@ class SelfPlayConfig:
     concurrent_games: int = 128
     """Games searched in lockstep (one shard each batch); bigger batches feed a GPU better."""
     temp_moves: int = 10
-    """Moves per game chosen in proportion to visits (temperature 1); then the most visited."""
+    """Moves per game chosen in proportion to visits (temperature 1); then the most visited.
+    Ignored under ``mcts.root = 'gumbel'``, where the Gumbel noise picks the move played."""
+    full_search_prob: float = 1.0
+    """Playout cap randomisation (KataGo): the chance that a move gets the full ``mcts.sims``
+    search and becomes a training position; the other moves get a ``cheap_sims`` search
+    without noise and are not trained on. 1.0: every move searched fully (off)."""
+    cheap_sims: int = 16
+    """Simulations of the cheap searches (when ``full_search_prob`` < 1)."""
+    exact_empties: int = 0
+    """Positions with at most this many empty squares get the exact solver's result as their
+    value (and score) target instead of the game's (0: off; e.g. 14 on 8x8, 10 on 6x6)."""
+    exact_leaf_empties: int = 0
+    """Leaves of the self-play tree with at most this many empties get their exact value
+    (+1 / 0 / -1) instead of the net's (0: off; costs a solve per new leaf position)."""
     workers: int = 1
     """Local processes producing shards in parallel (1: in this process)."""
     backend: str = "local"
@@ -46,6 +59,12 @@ class TrainConfig:
     """L2 penalty (Adam's weight_decay)."""
     augment: bool = True
     """Train each position under a random one of the 8 board symmetries."""
+    score_weight: float = 0.0
+    """Weight of the score head's loss (MSE on final margin / squares); needs
+    ``net.score_head = true`` (0: not trained)."""
+    value_margin: float = 0.0
+    """Blend of the value target: ``(1 - x) * result + x * margin / squares`` (0: the result
+    alone, AlphaZero's target)."""
 
 
 @dataclass(frozen=True)
@@ -86,6 +105,17 @@ class RunConfig:
     def __post_init__(self) -> None:
         if self.gate.rule not in ("score", "report", "always"):
             raise ValueError(f"gate.rule must be score, report or always, not {self.gate.rule!r}")
+        sp, tc = self.selfplay, self.train
+        if not 0.0 < sp.full_search_prob <= 1.0:
+            raise ValueError(
+                f"selfplay.full_search_prob must be in (0, 1], not {sp.full_search_prob}"
+            )
+        if sp.cheap_sims < 1 or sp.exact_empties < 0 or sp.exact_leaf_empties < 0:
+            raise ValueError("selfplay.cheap_sims must be >= 1 and the exact empties >= 0")
+        if tc.score_weight > 0 and not self.net.score_head:
+            raise ValueError("train.score_weight > 0 needs a net with score_head = true")
+        if not 0.0 <= tc.value_margin <= 1.0:
+            raise ValueError(f"train.value_margin must be in [0, 1], not {tc.value_margin}")
         if self.selfplay.backend not in ("local", "ray"):
             raise ValueError(
                 f"selfplay.backend must be local or ray, not {self.selfplay.backend!r}"

@@ -43,6 +43,9 @@ class AZNetConfig:
     """Use a residual tower with convolutional heads instead of the report's net."""
     blocks: int = 6
     """Residual blocks (residual net only)."""
+    score_head: bool = False
+    """A third head predicting the final disc difference / squares, in [-1, 1] (KataGo's
+    auxiliary score target); nets without it (every shipped one) load unchanged."""
 
     def __post_init__(self) -> None:
         if self.size not in (4, 6, 8):
@@ -79,7 +82,8 @@ class _ResBlock(nn.Module):
 
 
 class AZNet(nn.Module):
-    """Policy and value network. ``forward(planes, legal)`` -> (masked logits, value)."""
+    """Policy and value network. ``forward(planes, legal)`` -> (masked logits, value);
+    ``forward_score`` adds the score head's output when the net has one."""
 
     def __init__(self, config: AZNetConfig) -> None:
         super().__init__()
@@ -87,6 +91,7 @@ class AZNet(nn.Module):
         c, s = config.channels, config.size
         self.pol_head: nn.Module
         self.val_head: nn.Module
+        self.score_out: nn.Module
         if config.residual:
             self.stem = nn.Sequential(
                 nn.Conv2d(3, c, 3, padding=1, bias=False), nn.BatchNorm2d(c), nn.ReLU()
@@ -100,6 +105,11 @@ class AZNet(nn.Module):
                 nn.Conv2d(c, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(), nn.Flatten(),
                 nn.Linear(s * s, 64), nn.ReLU(), nn.Linear(64, 1),
             )  # fmt: skip
+            if config.score_head:
+                self.score_out = nn.Sequential(
+                    nn.Conv2d(c, 1, 1, bias=False), nn.BatchNorm2d(1), nn.ReLU(), nn.Flatten(),
+                    nn.Linear(s * s, 64), nn.ReLU(), nn.Linear(64, 1),
+                )  # fmt: skip
         else:
             layers: list[nn.Module] = []
             for i, pad in enumerate((1, 1, 0, 0)):
@@ -114,14 +124,24 @@ class AZNet(nn.Module):
             )  # fmt: skip
             self.pol_head = nn.Linear(config.fc2, config.actions)
             self.val_head = nn.Linear(config.fc2, 1)
+            if config.score_head:
+                self.score_out = nn.Linear(config.fc2, 1)
 
     def forward(
         self, planes: torch.Tensor, legal: torch.Tensor
     ) -> tuple[torch.Tensor, torch.Tensor]:
         """``planes`` (B, 3, S, S), ``legal`` (B, S*S+1) -> logits (-inf if illegal), value."""
+        logits, value, _ = self.forward_score(planes, legal)
+        return logits, value
+
+    def forward_score(
+        self, planes: torch.Tensor, legal: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:
+        """As ``forward``, plus the predicted disc difference / squares (None: no score head)."""
         h = self.tower(self.stem(planes))
         logits = self.pol_head(h).masked_fill(~legal, float("-inf"))
-        return logits, torch.tanh(self.val_head(h)).squeeze(-1)
+        score = torch.tanh(self.score_out(h)).squeeze(-1) if self.config.score_head else None
+        return logits, torch.tanh(self.val_head(h)).squeeze(-1), score
 
 
 # --- encoding ---------------------------------------------------------------------------------

@@ -9,6 +9,7 @@ implements it with a network and :mod:`.rollout` with random playouts.
 
 from __future__ import annotations
 
+from bitflip.search.mcts.gumbel import GumbelMCTS, make_mcts
 from bitflip.search.mcts.search import (
     NUM_MOVES,
     BatchedMCTS,
@@ -17,7 +18,6 @@ from bitflip.search.mcts.search import (
     SearchOutput,
     choose_moves,
 )
-from bitflip.search.mcts.gumbel import GumbelMCTS, make_mcts
 
 __all__ = [
     "NUM_MOVES",

@@ -216,7 +216,9 @@ class GumbelMCTS(BatchedMCTS):
         pi = np.exp(z)
         pi /= pi.sum(axis=1, keepdims=True)
         spent = n_full.sum(axis=1)
-        value[rows] = np.where(spent > 0, (n_full * q_full).sum(axis=1) / np.maximum(spent, 1), v_root)
+        value[rows] = np.where(
+            spent > 0, (n_full * q_full).sum(axis=1) / np.maximum(spent, 1), v_root
+        )
         n_full[np.arange(b_count), chosen] += 0.5
         visits[rows] = n_full
         policy[rows] = pi
@@ -263,4 +265,4 @@ def _terminal_values(p: np.ndarray, o: np.ndarray) -> np.ndarray:
     """+1 / 0 / -1 for the side to move of finished positions (as the tree scores them)."""
     mine = np.array([int(x).bit_count() for x in p])
     theirs = np.array([int(x).bit_count() for x in o])
-    return np.sign(mine - theirs).astype(np.float64)
+    return np.asarray(np.sign(mine - theirs), np.float64)

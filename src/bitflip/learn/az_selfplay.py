@@ -1,0 +1,192 @@
+"""What self-play adds around the search: playout caps, Gumbel targets and exact labels.
+
+* :class:`SelfPlaySearch` is the searcher that :func:`bitflip.search.mcts.games.play_games`
+  drives when a run asks for more than plain PUCT: each move gets the full search with
+  probability ``full_search_prob`` and a cheap one otherwise (KataGo's playout cap
+  randomisation), and it remembers the training target of every full search (the visit
+  distribution, or the Gumbel root's improved policy). :func:`keep_trained_rows` then drops the
+  cheap searches' positions from the record and puts the targets in.
+* :func:`exact_scores` labels positions with few empties with the exact solver's final margin
+  (``Engine`` with ``Limit(exact=True)``), the value target training uses instead of the game
+  result; :class:`ExactLeafValues` gives the tree's leaves those values too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+
+from bitflip.core.board import Board, Color
+from bitflip.core.geometry import board_mask
+from bitflip.engine import Engine
+from bitflip.learn.shards import NO_SCORE
+from bitflip.search.limits import Limit
+from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, SearchOutput, make_mcts
+from bitflip.search.mcts.games import GameBatch
+
+Key = tuple[int, int, int]
+"""(game, player discs, opponent discs): a position of one game (positions never repeat)."""
+
+
+class SelfPlaySearch(BatchedMCTS):
+    """Full searches (recorded) for a random fraction of the moves, cheap ones for the rest.
+
+    Args:
+        policy_value: the network.
+        num_games: games searched in lockstep.
+        config: the full search.
+        full_search_prob: chance that a move gets the full search (1: every move).
+        cheap_sims: simulations of the other moves' search (no noise, not trained on).
+        seed: seeds the choice of full searches and both searches.
+    """
+
+    def __init__(
+        self,
+        policy_value: PolicyValueFn,
+        num_games: int,
+        config: MCTSConfig,
+        full_search_prob: float = 1.0,
+        cheap_sims: int = 16,
+        *,
+        seed: int = 0,
+    ) -> None:
+        # Not BatchedMCTS.__init__: the trees are those of the two searches inside.
+        self.policy_value = policy_value
+        self.config = config
+        self.size = policy_value.size
+        self.mask = board_mask(self.size)
+        self.rng = np.random.default_rng(seed)
+        self.full = make_mcts(policy_value, num_games, config, seed=seed)
+        self.cheap: BatchedMCTS | None = None
+        if full_search_prob < 1.0:
+            cheap = replace(config, sims=min(cheap_sims, config.sims))
+            self.cheap = make_mcts(policy_value, num_games, cheap, seed=seed + 1)
+        self.full_search_prob = full_search_prob
+        self.targets: dict[Key, np.ndarray] = {}
+        self.cheap_keys: set[Key] = set()
+
+    def search(
+        self,
+        p: np.ndarray,
+        o: np.ndarray,
+        active: np.ndarray | None = None,
+        *,
+        noise: bool = False,
+    ) -> SearchOutput:
+        g_count = p.shape[0]
+        act = np.ones(g_count, np.bool_) if active is None else np.asarray(active, np.bool_)
+        full = act.copy()
+        if self.cheap is not None:
+            full &= self.rng.random(g_count) < self.full_search_prob
+        cheap = act & ~full
+        outs = [(full, self.full.search(p, o, full, noise=noise))] if full.any() else []
+        if cheap.any() and self.cheap is not None:
+            outs.append((cheap, self.cheap.search(p, o, cheap, noise=False)))
+        visits = np.zeros((g_count, 65), np.float32)
+        policy = np.zeros((g_count, 65), np.float32)
+        value = np.zeros(g_count, np.float32)
+        evaluations = batches = 0
+        for rows, out in outs:
+            visits[rows] = out.visits[rows]
+            policy[rows] = out.target()[rows]
+            value[rows] = out.value[rows]
+            evaluations += out.evaluations
+            batches += out.batches
+        for g in np.flatnonzero(full):
+            self.targets[(int(g), int(p[g]), int(o[g]))] = policy[g].copy()
+        for g in np.flatnonzero(cheap):
+            self.cheap_keys.add((int(g), int(p[g]), int(o[g])))
+        return SearchOutput(visits, value, evaluations, batches, policy)
+
+
+def keep_trained_rows(games: GameBatch, search: SelfPlaySearch) -> GameBatch:
+    """The record without the cheap searches' positions, with each full search's target."""
+    keys = zip(games.game.tolist(), games.player.tolist(), games.opponent.tolist(), strict=True)
+    keep = np.ones(len(games.player), np.bool_)
+    policy = games.policy.copy()
+    for i, key in enumerate(keys):
+        if key in search.cheap_keys:
+            keep[i] = False
+        elif key in search.targets:
+            policy[i] = search.targets[key]
+    return replace(
+        games, player=games.player[keep], opponent=games.opponent[keep], side=games.side[keep],
+        legal=games.legal[keep], policy=policy[keep], move=games.move[keep],
+        game=games.game[keep], ply=games.ply[keep],
+    )  # fmt: skip
+
+
+def _board(p: int, o: int, side: int, size: int) -> Board:
+    b = Board(size=size)
+    b.black, b.white = (p, o) if side == 0 else (o, p)
+    b.turn = Color(side)
+    return b
+
+
+def empties(p: np.ndarray, o: np.ndarray, size: int) -> np.ndarray:
+    """Empty squares of each position."""
+    occupied = np.array([int(x).bit_count() for x in (p | o)], np.int64)
+    return np.asarray(size * size - occupied)
+
+
+def exact_scores(
+    p: np.ndarray, o: np.ndarray, side: np.ndarray, size: int, max_empties: int,
+    engine: Engine | None = None,
+) -> np.ndarray:  # fmt: skip
+    """Perfect-play final margin (mover's view, empties to the winner) of every position with
+    at most ``max_empties`` empty squares; ``NO_SCORE`` for the others."""
+    out = np.full(len(p), NO_SCORE, np.int64)
+    todo = np.flatnonzero(empties(p, o, size) <= max_empties)
+    if not len(todo):
+        return out
+    engine = engine or Engine(size=size, tt_mb=16)
+    for i in todo:
+        engine.set_position(_board(int(p[i]), int(o[i]), int(side[i]), size))
+        out[i] = round(engine.go(Limit(exact=True)).score)
+    return out
+
+
+class ExactLeafValues:
+    """A policy-value function whose values are exact (+1 / 0 / -1) with few empties.
+
+    The priors still come from ``inner``; a position with at most ``max_empties`` empty squares
+    gets the sign of its solved margin as its value, so the tree is exact near the end.
+    """
+
+    def __init__(self, inner: PolicyValueFn, max_empties: int) -> None:
+        self.inner = inner
+        self.size = inner.size
+        self.max_empties = max_empties
+        self.engine = Engine(size=inner.size, tt_mb=16)
+        self.cache: dict[tuple[int, int], float] = {}
+
+    def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        policy, value = self.inner.evaluate(p, o)
+        value = np.array(value, np.float32)
+        for i in np.flatnonzero(empties(p, o, self.size) <= self.max_empties):
+            key = (int(p[i]), int(o[i]))
+            if key not in self.cache:
+                score = exact_scores(p[i : i + 1], o[i : i + 1], np.zeros(1, np.int64),
+                                     self.size, self.max_empties, self.engine)[0]  # fmt: skip
+                self.cache[key] = float(np.sign(score))
+            value[i] = self.cache[key]
+        return policy, value
+
+
+def selfplay_search(
+    policy_value: PolicyValueFn,
+    num_games: int,
+    mcts: MCTSConfig,
+    *,
+    full_search_prob: float = 1.0,
+    cheap_sims: int = 16,
+    exact_leaf_empties: int = 0,
+    seed: int = 0,
+) -> BatchedMCTS:
+    """The searcher of a self-play shard: plain PUCT as before unless a switch asks for more."""
+    if exact_leaf_empties > 0:
+        policy_value = ExactLeafValues(policy_value, exact_leaf_empties)
+    if mcts.root == "puct" and full_search_prob >= 1.0:
+        return BatchedMCTS(policy_value, num_games, mcts, seed=seed)
+    return SelfPlaySearch(policy_value, num_games, mcts, full_search_prob, cheap_sims, seed=seed)
