@@ -212,15 +212,34 @@ def test_gate_recovers_after_accepting(tmp_path: Path) -> None:
     assert len(run.generations()) == 2 and run.best_net().name == cand.name
 
 
+SWITCHES = (
+    '[net]\nscore_head = true\n[mcts]\nroot = "gumbel"\ngumbel_m = 4\n'
+    "[selfplay]\nfull_search_prob = 0.5\ncheap_sims = 2\nexact_empties = 6\n"
+    "[train]\nscore_weight = 0.5\nvalue_margin = 0.25\n"
+)
+
+
 @pytest.mark.slow
-def test_kill_minus_9_and_resume(tmp_path: Path) -> None:
+@pytest.mark.parametrize("switches", [False, True], ids=["default", "issue18-switches"])
+def test_kill_minus_9_and_resume(tmp_path: Path, switches: bool) -> None:
     cfg_path = tmp_path / "az.toml"
-    cfg_path.write_text(
+    text = (
         f'[run]\ndir = "{tmp_path / "run"}"\niterations = 3\ndevice = "cpu"\n'
         "[net]\nsize = 6\nchannels = 4\nfc1 = 8\nfc2 = 8\n[mcts]\nsims = 4\n"
         "[selfplay]\ngames_per_iteration = 8\nconcurrent_games = 2\n"
         '[train]\nsteps = 3\nbatch_size = 8\n[gate]\npairs = 1\nrule = "always"\n'
     )
+    if switches:  # the same tables again with the new keys: merge them by section
+        import tomllib
+
+        data = tomllib.loads(text)
+        for name, table in tomllib.loads(SWITCHES).items():
+            data[name].update(table)
+        text = "".join(
+            f"[{name}]\n" + "".join(f"{k} = {json.dumps(v)}\n" for k, v in table.items())
+            for name, table in data.items()
+        )
+    cfg_path.write_text(text)
     code = "from bitflip.cli.train_alphazero import register, run; import argparse, sys\n" \
         "p = argparse.ArgumentParser(); s = p.add_subparsers(); register(s)\n" \
         f"a = p.parse_args(['alphazero', '--config', {str(cfg_path)!r}, '--quiet'])\n" \

@@ -6,6 +6,7 @@
     RUN/shards/     it0003-002.npz                             self-play shards of iteration 3
     RUN/checkpoints/it0003.json -> az-<hash>.pt                the candidate trained in iteration 3
     RUN/gating/     it0003.json                                its match against the best net
+    RUN/timing/     it0003.json                                seconds of each step (this session's)
 
 Every file is written to a temporary name and renamed, so a step killed at any moment (kill -9)
 leaves only whole files; run again, it skips what exists and redoes only the unfinished part.
@@ -456,6 +457,9 @@ def run_loop(
         train_step(cfg, run, it, log)
         t2 = time.time()
         gate_step(cfg, run, it, log)
+        t3 = time.time()
         log(f"iteration {it}: self-play {t1 - t0:.0f}s, train {t2 - t1:.0f}s, "
-            f"gate {time.time() - t2:.0f}s")  # fmt: skip
+            f"gate {t3 - t2:.0f}s")  # fmt: skip
+        _write_json(run.root / "timing" / f"it{it:04d}.json",
+                    {"selfplay": t1 - t0, "train": t2 - t1, "gate": t3 - t2})  # fmt: skip
     return run

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from bitflip.agents import make_agent
 from bitflip.nn.policy_value import NetPolicyValue
-from bitflip.search.mcts import BatchedMCTS, MCTSConfig
+from bitflip.search.mcts import MCTSConfig, make_mcts
 from bitflip.search.mcts.games import MatchResult, play_match
 
 
@@ -36,11 +36,15 @@ def table1(
     device: str = "auto",
     opening_plies: int = 0,
     seed: int = 0,
+    root: str = "puct",
+    gumbel_m: int = 16,
 ) -> list[TableRow]:
-    """``games`` games (half with each colour) of the net against each opponent spec."""
+    """``games`` games (half with each colour) of the net against each opponent spec, the net
+    searching with the PUCT or the Gumbel ``root`` (no noise)."""
     policy_value = NetPolicyValue.from_file(net, device)
     pairs = max(1, games // 2)
-    mcts = BatchedMCTS(policy_value, 2 * pairs, MCTSConfig(sims=sims, leaves_per_game=1))
+    cfg = MCTSConfig(sims=sims, leaves_per_game=1, root=root, gumbel_m=gumbel_m)
+    mcts = make_mcts(policy_value, 2 * pairs, cfg)
     rows = []
     for i, spec in enumerate(opponents):
         agent = make_agent(spec, seed=seed + i)
