@@ -420,6 +420,16 @@ def test_exact_targets_equal_the_solvers_values() -> None:
         else:
             assert scores[i] == _negamax(int(p[i]), int(o[i]), mask)
     assert (scores != NO_SCORE).sum() >= 20
+    # The tree's exact leaves: the sign of the same solve, the net's value elsewhere.
+    from bitflip.learn.az_selfplay import ExactLeafValues
+
+    net = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)).eval()
+    leaves = ExactLeafValues(NetPolicyValue(net), 5)
+    _, values = leaves.evaluate(p, o)
+    _, raw = NetPolicyValue(net).evaluate(p, o)
+    solved = scores != NO_SCORE
+    assert np.array_equal(values[solved], np.sign(scores[solved]))
+    assert np.allclose(values[~solved], raw[~solved])
 
 
 def _switches(tmp_path: Path, **sp: object) -> az.RunConfig:
@@ -478,6 +488,9 @@ def test_playout_cap_keeps_only_full_searches_with_their_targets() -> None:
         key = (int(kept.game[i]), int(kept.player[i]), int(kept.opponent[i]))
         if key in search.targets:
             assert np.allclose(kept.policy[i], search.targets[key])
+    again = SelfPlaySearch(NetPolicyValue(net), 3, cfg, full_search_prob=0.3, cheap_sims=2)
+    replay = play_games([again], np.zeros((3, 2), np.int64), record=True, noise=True, seed=1)
+    assert replay.moves == games.moves and again.targets.keys() == search.targets.keys()
     # Without caps and with the PUCT root the searcher is the plain one (runs unchanged).
     from bitflip.learn.az_selfplay import selfplay_search
     from bitflip.search.mcts import BatchedMCTS
