@@ -148,3 +148,13 @@ def test_plain_batched_search_refuses_a_gumbel_config() -> None:
         BatchedMCTS(KnownTree(), 1, MCTSConfig(root="gumbel"))
     with pytest.raises(ValueError, match="root"):
         MCTSConfig(root="alphago")
+
+
+def test_mcts_agent_spec_with_the_gumbel_root() -> None:
+    from bitflip.agents import make_agent
+
+    agent = make_agent("mcts:sims=4,size=6,root=gumbel,gumbel_m=2", seed=0)
+    b = Board(size=6)
+    b.push("b3")
+    assert agent.select_move(b) in b.legal_moves
+    assert "root=gumbel" in agent.name

@@ -20,6 +20,8 @@ def mcts_agent(
     device: str = "cpu",
     size: int = 8,
     seed: int | None = None,
+    root: str = "puct",
+    gumbel_m: int = 16,
 ) -> MCTSAgent:
     """The agent of spec ``mcts:...`` (registered in :mod:`bitflip.agents`).
 
@@ -33,6 +35,8 @@ def mcts_agent(
         device: torch device for the net ('auto', 'cpu', 'cuda').
         size: board size for rollouts and ``net=builtin`` (a net file knows its own).
         seed: seeds rollouts and tie-breaks.
+        root: ``puct``, or ``gumbel`` for the Gumbel root (few simulations suffice).
+        gumbel_m: root moves the Gumbel root samples.
     """
     policy_value: PolicyValueFn | None = None
     if net is not None:
@@ -42,4 +46,5 @@ def mcts_agent(
         path = str(shipped_az_net(size)) if net == "builtin" else str(net)
         policy_value = NetPolicyValue.from_file(path, device)
     name = f"mcts:sims={sims}" + (f",net={net}" if net else "")
-    return MCTSAgent(sims, policy_value, cpuct, leaves, rollouts, size, seed, name)
+    name += f",root={root}" if root != "puct" else ""
+    return MCTSAgent(sims, policy_value, cpuct, leaves, rollouts, size, seed, name, root, gumbel_m)

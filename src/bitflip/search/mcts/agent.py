@@ -12,6 +12,7 @@ import numpy as np
 
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
+from bitflip.search.mcts.gumbel import make_mcts
 from bitflip.search.mcts.rollout import RolloutPolicyValue
 from bitflip.search.mcts.search import BatchedMCTS, MCTSConfig, PolicyValueFn, choose_moves
 
@@ -28,6 +29,8 @@ class MCTSAgent:
         size: board size for rollouts (a ``policy_value`` knows its own).
         seed: seeds rollouts and tie-breaks.
         name: the agent's name (its spec).
+        root: 'puct', or 'gumbel' for the Gumbel root (:mod:`.gumbel`; plays its chosen move).
+        gumbel_m: root moves sampled under the Gumbel root.
     """
 
     def __init__(
@@ -40,9 +43,13 @@ class MCTSAgent:
         size: int = 8,
         seed: int | None = None,
         name: str | None = None,
+        root: str = "puct",
+        gumbel_m: int = 16,
     ) -> None:
         self.rng = np.random.default_rng(seed)
-        self.config = MCTSConfig(sims=sims, cpuct=cpuct, leaves_per_game=leaves)
+        self.config = MCTSConfig(
+            sims=sims, cpuct=cpuct, leaves_per_game=leaves, root=root, gumbel_m=gumbel_m
+        )
         self.policy_value = policy_value
         self.rollouts = rollouts
         self.seed = seed
@@ -57,7 +64,7 @@ class MCTSAgent:
                 pv = RolloutPolicyValue(size, self.rollouts, seed=int(self.rng.integers(2**31)))
             elif pv.size != size:
                 raise ValueError(f"{self.name} plays {pv.size}x{pv.size} boards, not {size}x{size}")
-            self._searchers[size] = BatchedMCTS(pv, 1, self.config, seed=self.seed or 0)
+            self._searchers[size] = make_mcts(pv, 1, self.config, seed=self.seed or 0)
         return self._searchers[size]
 
     @property
