@@ -454,6 +454,7 @@ def test_every_switch_on_writes_trains_gates_and_resumes(tmp_path: Path) -> None
     run = az.run_loop(cfg)
     assert run.iterations_done() == 1 and len(run.generations()) == 2
     assert load_az_net(run.best_net()).config.score_head
+    assert "score_loss" in json.loads((run.checkpoints / "it0000.json").read_text())
     (run.shards / "it0001-000.npz.tmp.npz").write_bytes(b"partial")  # killed mid-shard
     (run.checkpoints / "it0001.json.tmp").write_text("{")
     az.run_loop(replace(cfg, iterations=2))

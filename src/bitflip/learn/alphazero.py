@@ -309,7 +309,7 @@ def train_net(
     tc, size = cfg.train, cfg.net.size
     net.to(device).train()
     opt = torch.optim.Adam(net.parameters(), lr=tc.lr, weight_decay=tc.weight_decay)
-    v_sum = p_sum = 0.0
+    v_sum = p_sum = s_sum = 0.0
     count = 0
     last: dict[str, float] = {}
     for step in range(tc.steps):
@@ -331,7 +331,9 @@ def train_net(
         v_loss = F.mse_loss(v, z)
         loss = p_loss + v_loss
         if score is not None and tc.score_weight > 0:
-            loss = loss + tc.score_weight * F.mse_loss(score, margin)
+            s_loss = F.mse_loss(score, margin)
+            loss = loss + tc.score_weight * s_loss
+            s_sum += float(s_loss.detach())
         opt.zero_grad(set_to_none=True)
         loss.backward()  # type: ignore[no-untyped-call]  # torch leaves Tensor.backward untyped
         opt.step()
@@ -342,7 +344,9 @@ def train_net(
             v_avg, p_avg = v_sum / count, p_sum / count
             log(f"  step {step + 1}/{tc.steps}: value {v_avg:.4f} policy {p_avg:.4f}")
             last = {"value_loss": v_sum / count, "policy_loss": p_sum / count}
-            v_sum = p_sum = 0.0
+            if s_sum > 0:
+                last["score_loss"] = s_sum / count
+            v_sum = p_sum = s_sum = 0.0
             count = 0
     net.eval()
     return last
