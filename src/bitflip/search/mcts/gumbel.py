@@ -108,10 +108,10 @@ class GumbelMCTS(BatchedMCTS):
         self.rng = np.random.default_rng(seed)
         self.num_games = num_games
         self.m = config.gumbel_m
-        # One move's visits: all of them with one move, about half with two.
-        cap = max(len(halving_schedule(k, config.sims)) for k in range(2, self.m + 1)) if (
-            self.m > 1
-        ) else config.sims  # fmt: skip
+        # The most visits one root move can get: one a pass, and two moves make the most
+        # passes (a lone move is forced; its tree takes the visits that fit).
+        schedules = (halving_schedule(k, config.sims) for k in range(2, self.m + 1))
+        cap = max((len(s) for s in schedules), default=config.sims)
         sub = replace(config, root="puct", sims=cap + 2, leaves_per_game=1)
         self.tree = BatchedMCTS(policy_value, num_games * self.m, sub, seed=seed)
         self.pool = self.tree.pool
