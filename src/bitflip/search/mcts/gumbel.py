@@ -17,7 +17,9 @@ at its child position, and every pass of sequential halving is one round of the 
 so the leaves of all games and all their root moves go to the network in one batch.
 
 Unlike PUCT, the root's own evaluation is not one of the ``sims``: a search makes
-``sims + 1`` evaluations (fewer when visits reach finished games).
+``sims + 1`` evaluations (fewer when visits reach finished games). The Dirichlet settings
+and ``leaves_per_game`` are not used (the Gumbel noise explores; a pass is one descent per
+sampled move); the pool holds ``num_games * gumbel_m`` trees of about ``sims / 2`` nodes.
 """
 
 from __future__ import annotations
