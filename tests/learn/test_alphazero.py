@@ -513,3 +513,19 @@ def test_score_head_is_optional_and_checked() -> None:
         config_from_dict({"train": {"score_weight": 1.0}})
     with pytest.raises(ValueError, match="full_search_prob"):
         config_from_dict({"selfplay": {"full_search_prob": 0.0}})
+
+
+def test_max_minutes_is_a_limit_the_run_keeps_and_resumes_from(tmp_path: Path) -> None:
+    """Issue 17: --max-minutes 1 ran 170 s (it only stopped starting iterations)."""
+    from bitflip.learn.timelimit import TimeLimitReached, time_limit
+
+    cfg = replace(tiny(tmp_path), iterations=50)
+    with pytest.raises(TimeLimitReached):  # the old limit only stopped starting iterations
+        az.run_loop(cfg, max_minutes=0.5 / 60)  # half a second: cut off inside a step
+    run = az.RunDir(cfg.dir)
+    done = run.iterations_done()
+    assert done < 50
+    az.run_loop(replace(cfg, iterations=done + 1))  # the same run resumes from what was written
+    assert run.iterations_done() == done + 1
+    with pytest.raises(ValueError, match="positive"), time_limit(0):
+        pass

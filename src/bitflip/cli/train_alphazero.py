@@ -10,7 +10,7 @@ from bitflip.cli._subcommand import Subparsers, add_subcommand
 def register(sub: Subparsers) -> None:
     p = add_subcommand(sub, "train alphazero")
     p.add_argument("--config", required=True, help="TOML config (see configs/alphazero-6x6.toml)")
-    p.add_argument("--dir", help="run directory (overrides the config's dir)")
+    p.add_argument("--out", "--dir", dest="out", help="run folder (overrides the config's dir)")
     p.add_argument("--iterations", type=int, help="iterations to reach (overrides the config)")
     p.add_argument("--device", help="cpu, cuda or auto (overrides the config)")
     p.add_argument("--step", choices=("selfplay", "train", "gate"), help="run only this step")
@@ -23,7 +23,11 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--games", type=int, default=20, help="games per opponent for --evaluate")
     p.add_argument("--sims", type=int, default=100, help="simulations per move for --evaluate")
-    p.add_argument("--max-minutes", type=float, help="start no iteration after this long")
+    p.add_argument(
+        "--max-minutes",
+        type=float,
+        help="stop after this long, cleanly, whatever step is running; the same command resumes",
+    )
     p.add_argument(
         "--plot", metavar="PNG", help="write the run's gating score per iteration and exit"
     )
@@ -46,9 +50,10 @@ def _split_specs(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from bitflip.learn import alphazero as az
     from bitflip.learn.az_config import load_config
+    from bitflip.learn.timelimit import TimeLimitReached
 
     cfg = load_config(
-        args.config, {"dir": args.dir, "iterations": args.iterations, "device": args.device}
+        args.config, {"dir": args.out, "iterations": args.iterations, "device": args.device}
     )
     log = (lambda _: None) if args.quiet else (lambda s: print(s, flush=True))
     if args.evaluate:
@@ -69,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
         step = {"selfplay": az.selfplay_step, "train": az.train_step, "gate": az.gate_step}
         step[args.step](cfg, run_dir, it, log)
         return 0
-    run_dir = az.run_loop(cfg, log, max_minutes=args.max_minutes)
+    try:
+        run_dir = az.run_loop(cfg, log, max_minutes=args.max_minutes)
+    except TimeLimitReached as exc:
+        print(f"{exc}: stopped; run the same command to resume", flush=True)
+        return 0
     print(f"best net: {run_dir.best_net()}")
     return 0

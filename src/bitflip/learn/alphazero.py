@@ -35,6 +35,7 @@ from bitflip.learn.az_selfplay import (
     selfplay_search,
 )
 from bitflip.learn.shards import NO_SCORE, PositionBatch, read_shards, write_shard
+from bitflip.learn.timelimit import time_limit
 from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.device import pick_device
@@ -443,18 +444,21 @@ def run_loop(
 ) -> RunDir:
     """Self-play, train and gate in turn until ``cfg.iterations`` are done (resumes by itself).
 
-    ``max_minutes`` starts no new iteration once that much time has passed.
+    ``max_minutes`` is a limit the run keeps: at that time the step in progress is cut off
+    (every step is kill-safe: shards and nets are written whole or not at all) and
+    :class:`TimeLimitReached` is raised; the same call resumes where it stopped.
     """
-    start = time.time()
+    with time_limit(None if max_minutes is None else 60 * max_minutes):
+        return _run_loop(cfg, log, iterations)
+
+
+def _run_loop(cfg: RunConfig, log: Log, iterations: int | None) -> RunDir:
     run = RunDir(cfg.dir)
     run.root.mkdir(parents=True, exist_ok=True)
     _write_json(run.root / "config.json", asdict(cfg))
     initial_net(cfg, run)
     total = cfg.iterations if iterations is None else iterations
     for it in range(run.iterations_done(), total):
-        if max_minutes is not None and time.time() - start > 60 * max_minutes:
-            log(f"stopping before iteration {it}: {max_minutes} minutes used")
-            break
         t0 = time.time()
         selfplay_step(cfg, run, it, log)
         t1 = time.time()
