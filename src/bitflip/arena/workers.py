@@ -32,6 +32,7 @@ from bitflip.arena.match import (
     registry_snapshot,
 )
 from bitflip.core.board import BLACK, WHITE, Color, Move
+from bitflip.core.parallel import single_thread_process
 
 
 def _driver_gone(driver: int) -> None:
@@ -76,6 +77,7 @@ def _worker_main(
         with contextlib.suppress(OSError):
             os.setsid()
     threading.Thread(target=_watch_driver, args=(driver,), daemon=True).start()
+    single_thread_process()  # one worker per core: a thread pool in each would oversubscribe
     try:
         install_registry(registry, plugins)
     except Exception as exc:

@@ -9,14 +9,16 @@ reward is for the side that just moved: +1 / 0 / -1 when its move ended the game
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from bitflip.core.arrays import legal_moves_inline as legal_moves
+from bitflip.core.arrays import play_inline as play
 from bitflip.core.arrays import random_moves
-from bitflip.core.bitboard import U1, legal_moves, play, popcount
+from bitflip.core.bitboard import U1, popcount
 from bitflip.core.geometry import board_mask, geometry
+from bitflip.core.parallel import parallel_pays, serial_and_parallel
 
 
-@njit(cache=True, parallel=True)
 def _step(
     p: np.ndarray, o: np.ndarray, actions: np.ndarray, mask: np.uint64, p0: np.uint64,
     o0: np.uint64, rewards: np.ndarray, dones: np.ndarray, illegal: np.ndarray,
@@ -47,6 +49,8 @@ def _step(
         legal[i] = legal_moves(np_, no_, mask)
 
 
+_step_serial, _step_parallel = serial_and_parallel(_step)
+
 random_actions = random_moves
 """A uniformly random legal square per board (numba; :func:`bitflip.core.arrays.random_moves`)."""
 
@@ -69,7 +73,7 @@ class VectorOthello:
         self.p0, self.o0 = np.uint64(black), np.uint64(white)
         self.p = np.full(n, self.p0, np.uint64)
         self.o = np.full(n, self.o0, np.uint64)
-        self.legal = np.zeros(n, np.uint64)
+        self.legal = np.full(n, legal_moves(self.p0, self.o0, self.mask), np.uint64)
         self.rewards = np.zeros(n, np.float32)
         self.dones = np.zeros(n, np.bool_)
         self.illegal = np.zeros(n, np.bool_)
@@ -87,6 +91,7 @@ class VectorOthello:
         Boards update in place (``self.p``, ``self.o``, ``self.legal``); finished boards restart;
         an illegal action ends that board's game with reward -1 and sets ``self.illegal``.
         """
-        _step(self.p, self.o, np.asarray(actions, np.int64), self.mask, self.p0, self.o0,
+        step = _step_parallel if parallel_pays(4 * self.n) else _step_serial
+        step(self.p, self.o, np.asarray(actions, np.int64), self.mask, self.p0, self.o0,
               self.rewards, self.dones, self.illegal, self.legal)  # fmt: skip
         return self.rewards, self.dones

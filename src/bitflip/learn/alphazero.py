@@ -26,6 +26,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from bitflip.core.parallel import single_thread_process
 from bitflip.learn.az_config import RunConfig
 from bitflip.learn.shards import NO_SCORE, PositionBatch, read_shards, write_shard
 from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
@@ -192,7 +193,8 @@ def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context
 
-        with ProcessPoolExecutor(sp.workers, mp_context=get_context("spawn")) as ex:
+        ctx = get_context("spawn")
+        with ProcessPoolExecutor(sp.workers, ctx, initializer=single_thread_process) as ex:
             futures = [ex.submit(_shard_job, cfg, str(run.root), iteration, str(net_path), k)
                        for k in todo]  # fmt: skip
             return [Path(f.result()) for f in futures]
@@ -226,9 +228,7 @@ def _ray_shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: 
     Left at their defaults, both start a thread per core; on a busy machine their parallel
     regions then wait for the scheduler at every call (a tiny shard took 20x longer).
     """
-    import numba
-
-    numba.set_num_threads(1)
+    single_thread_process()
     torch.set_num_threads(1)
     return _shard_job(cfg, root, iteration, net_path, k)
 

@@ -15,6 +15,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 
 from bitflip.core.geometry import board_mask
+from bitflip.core.parallel import parallel_pays
 from bitflip.search.mcts import tree as t
 
 NUM_MOVES = 65
@@ -159,14 +160,18 @@ class BatchedMCTS:
 
     def _select(self, todo: np.ndarray, k_leaves: int) -> None:
         pool, cfg = self.pool, self.config
-        t.select_leaves(
+        work = int(todo.sum()) * k_leaves * t.SELECT_WORK
+        select = t.select_leaves_parallel if parallel_pays(work) else t.select_leaves
+        select(
             pool.node_arrays, pool.edge_arrays, pool.leaf_arrays, pool.ncount, pool.sims, todo,
             cfg.sims, k_leaves, cfg.cpuct, cfg.fpu, cfg.virtual_loss, self.mask,
         )  # fmt: skip
 
     def _expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:
         pool, cfg = self.pool, self.config
-        t.expand_backup(
+        work = len(val) * t.SELECT_WORK
+        expand = t.expand_backup_parallel if parallel_pays(work) else t.expand_backup
+        expand(
             pool.node_arrays, pool.edge_arrays, pool.leaf_arrays, pool.ecount, pool.sims,
             cfg.virtual_loss, self.mask, slot, pol, val,
         )  # fmt: skip
