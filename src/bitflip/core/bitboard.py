@@ -273,8 +273,8 @@ def transform(x: np.uint64, sym: int, size: int) -> np.uint64:
 
 
 # --- one call per Board move -----------------------------------------------------------------
-# Explicit signatures: the Board passes plain Python ints, which numba then converts to uint64
-# itself (its dispatch with np.uint64 objects costs 3x more), and one compiled version serves.
+# Explicit signatures: the Board passes and gets plain Python ints, which numba converts to
+# uint64 itself (its dispatch of np.uint64 objects costs 3x more).
 
 
 @njit("UniTuple(uint64, 3)(uint64, uint64, int64, uint64)", cache=True)

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import cast
 
 import numpy as np
 
@@ -13,6 +14,11 @@ from bitflip.core.arrays import successors
 from bitflip.core.geometry import PASS, Geometry, geometry
 
 Move = int
+
+# The two kernels of push and of the legal-move cache, typed as Board calls them: Python ints
+# in and out (their explicit numba signatures convert to and from uint64).
+_move_and_next = cast(Callable[[int, int, int, int], tuple[int, int, int]], bb.move_and_next)
+_moves_and_after_pass = cast(Callable[[int, int, int], tuple[int, int]], bb.moves_and_after_pass)
 """A move is a square index 0-63 (a1 = 0) or :data:`PASS`."""
 
 
@@ -221,7 +227,7 @@ class Board:
 
     def _refresh(self) -> None:
         p, o = self.side_bitboards()
-        self._legal, self._after_pass = bb.moves_and_after_pass(p, o, self._bits)
+        self._legal, self._after_pass = _moves_and_after_pass(p, o, self._bits)
 
     @property
     def legal_moves(self) -> LegalMoves:
@@ -255,7 +261,7 @@ class Board:
                 p, o = self._white, self._black
             if not (p | o) >> m & 1:
                 # Legal exactly when it flips a disc: one call checks, flips and looks ahead.
-                f, nxt, after = bb.move_and_next(p, o, m, self._bits)
+                f, nxt, after = _move_and_next(p, o, m, self._bits)
                 if f:
                     self._stack.append((m, f, self._legal, self._after_pass))
                     if self._turn is BLACK:
