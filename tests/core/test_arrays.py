@@ -19,6 +19,7 @@ from bitflip.core.arrays import (
     play_many,
     random_moves,
     successors,
+    successors_many,
     symmetry_square_table,
     transform_many,
 )
@@ -136,3 +137,20 @@ def test_serial_and_parallel_twins_compute_the_same() -> None:
     parallel(x, b)
     np.testing.assert_array_equal(a, 2 * x)
     np.testing.assert_array_equal(b, 2 * x)
+
+
+def test_successors_many_is_successors_of_each_position() -> None:
+    p, o = _positions(30, seed=3)
+    # Add a finished game and a position whose mover must pass.
+    done, must_pass = Board("X" * 64 + " O"), Board("-" * 61 + "XOO" + " X")
+    p = np.append(p, [done.side_bitboards()[0], must_pass.side_bitboards()[0]]).astype(np.uint64)
+    o = np.append(o, [done.side_bitboards()[1], must_pass.side_bitboards()[1]]).astype(np.uint64)
+    parent, move, cp, co = successors_many(p, o, bb.FULL)
+    for i in range(len(p)):
+        kids = successors(p[i], o[i], bb.FULL)
+        mine = parent == i
+        assert move[mine].tolist() == kids[:, SUCC_MOVE].astype(np.int64).tolist()
+        assert cp[mine].tolist() == kids[:, SUCC_PLAYER].tolist()
+        assert co[mine].tolist() == kids[:, SUCC_OPPONENT].tolist()
+    assert move[parent == len(p) - 1].tolist() == [PASS]
+    assert not (parent == len(p) - 2).any()

@@ -117,13 +117,14 @@ SUCC_MOVE, SUCC_PLAYER, SUCC_OPPONENT, SUCC_LEGAL = 0, 1, 2, 3
 """Columns of :func:`successors`: the move, the child (side to move, other), its legal moves."""
 
 
-@njit(cache=True)
+@njit("uint64[:, ::1](uint64, uint64, uint64)", cache=True)
 def successors(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.ndarray:
     """Every child of ``(p, o)`` in one call: a (k, 4) uint64 array, one row a legal move.
 
     Columns (:data:`SUCC_MOVE` ...): the move (a square, or PASS when the side to move has
     none), the child seen from its side to move, and that side's legal-move bitboard. No rows
     when the game is over. Squares come in increasing order, like ``Board.legal_moves``.
+    Takes Python ints as well as ``np.uint64`` (an explicit signature converts them).
     """
     moves = legal_moves_inline(p, o, mask)
     if moves == 0:
@@ -147,3 +148,46 @@ def successors(p: np.uint64, o: np.uint64, mask: np.uint64) -> np.ndarray:
         out[k, 3] = legal_moves_inline(cp, co, mask)
         k += 1
     return out
+
+
+@njit(cache=True)
+def successors_many(
+    p: np.ndarray, o: np.ndarray, mask: np.uint64
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Every child of every position in one call: a tree's next level, breadth first.
+
+    Returns ``(parent, move, child_p, child_o)``, one entry per child: the index of its
+    position in ``p``/``o`` (int64, increasing), the move (a square or PASS, int64), and the
+    child seen from its side to move (uint64). A finished game has no children, a side that
+    must pass one (PASS); the rest are its legal moves in increasing order, as in
+    :func:`successors`.
+    """
+    n = p.shape[0]
+    legal = np.empty(n, np.uint64)
+    total = 0
+    for i in range(n):
+        m = legal_moves_inline(p[i], o[i], mask)
+        legal[i] = m
+        if m:
+            total += popcount(m)
+        elif legal_moves_inline(o[i], p[i], mask):
+            total += 1
+    parent = np.empty(total, np.int64)
+    move = np.empty(total, np.int64)
+    cp = np.empty(total, np.uint64)
+    co = np.empty(total, np.uint64)
+    k = 0
+    for i in range(n):
+        m = legal[i]
+        if m == 0:
+            if legal_moves_inline(o[i], p[i], mask):
+                parent[k], move[k], cp[k], co[k] = i, PASS, o[i], p[i]
+                k += 1
+            continue
+        while m:
+            sq = lowest_square(m)
+            m &= m - U1
+            parent[k], move[k] = i, sq
+            cp[k], co[k] = play_inline(p[i], o[i], sq)
+            k += 1
+    return parent, move, cp, co

@@ -349,7 +349,7 @@ class Board:
         pass has one child (after PASS); a finished game has none.
         """
         p, o = self.side_bitboards()
-        kids = successors(np.uint64(p), np.uint64(o), self._mask)
+        kids = successors(p, o, self._bits)
         out = []
         new = Board.__new__
         turn = _OTHER[self._turn]
