@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-from numba import prange
 
 from bitflip.core import bitboard as bb
 from bitflip.core.arrays import (
@@ -25,7 +24,6 @@ from bitflip.core.arrays import (
 )
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS, board_mask
-from bitflip.core.parallel import serial_and_parallel
 
 
 def _positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
@@ -122,21 +120,6 @@ def test_successors_are_the_boards_children_in_move_order() -> None:
             cp, co = bb.play(p[i], o[i], int(row[SUCC_MOVE]))
             assert (row[SUCC_PLAYER], row[SUCC_OPPONENT]) == (cp, co)
             assert row[SUCC_LEGAL] == bb.legal_moves(np.uint64(cp), np.uint64(co), mask)
-
-
-def _double(x: np.ndarray, out: np.ndarray) -> None:
-    for i in prange(x.shape[0]):
-        out[i] = 2 * x[i]
-
-
-def test_serial_and_parallel_twins_compute_the_same() -> None:
-    serial, parallel = serial_and_parallel(_double)
-    x = np.arange(1000, dtype=np.int64)
-    a, b = np.zeros_like(x), np.zeros_like(x)
-    serial(x, a)
-    parallel(x, b)
-    np.testing.assert_array_equal(a, 2 * x)
-    np.testing.assert_array_equal(b, 2 * x)
 
 
 def test_successors_many_is_successors_of_each_position() -> None:

@@ -122,7 +122,7 @@ def test_vector_env_parallel_twin_steps_like_the_serial_one(
         return env.p.copy(), env.o.copy(), total
 
     serial = run()
-    monkeypatch.setattr("bitflip.core.parallel.PARALLEL_MIN_WORK", 1)
+    monkeypatch.setattr("bitflip.core.parallel.threads_for", lambda work: 2)
     parallel = run()
     np.testing.assert_array_equal(serial[0], parallel[0])
     np.testing.assert_array_equal(serial[1], parallel[1])

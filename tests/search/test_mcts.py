@@ -195,7 +195,7 @@ def test_parallel_kernels_search_like_the_serial_ones(monkeypatch: pytest.Monkey
     o = np.full(8, b.white, np.uint64)
     cfg = MCTSConfig(sims=40, leaves_per_game=4)
     serial = BatchedMCTS(UniformPolicyValue(6), 8, cfg).search(p, o)
-    monkeypatch.setattr("bitflip.core.parallel.PARALLEL_MIN_WORK", 1)
+    monkeypatch.setattr("bitflip.core.parallel.threads_for", lambda work: 2)
     parallel = BatchedMCTS(UniformPolicyValue(6), 8, cfg).search(p, o)
     np.testing.assert_array_equal(serial.visits, parallel.visits)
     np.testing.assert_array_equal(serial.value, parallel.value)

@@ -19,6 +19,7 @@ Move = int
 # in and out (their explicit numba signatures convert to and from uint64).
 _move_and_next = cast(Callable[[int, int, int, int], tuple[int, int, int]], bb.move_and_next)
 _moves_and_after_pass = cast(Callable[[int, int, int], tuple[int, int]], bb.moves_and_after_pass)
+_successors = cast(Callable[[int, int, int], np.ndarray], successors)
 """A move is a square index 0-63 (a1 = 0) or :data:`PASS`."""
 
 
@@ -349,7 +350,7 @@ class Board:
         pass has one child (after PASS); a finished game has none.
         """
         p, o = self.side_bitboards()
-        kids = successors(p, o, self._bits)
+        kids = _successors(p, o, self._bits)
         out = []
         new = Board.__new__
         turn = _OTHER[self._turn]

@@ -3,10 +3,16 @@
 numba's parallel loops end in a barrier: every call waits for its slowest thread. On a machine
 whose cores are busy (a tournament's other workers, training beside self-play, anyone else's
 jobs) a thread is often descheduled, and a call that takes 0.5 ms on one thread took 5-250 ms
-(issue 19). So a batched kernel is compiled twice from one source, serial and parallel
-(:func:`serial_and_parallel`), and takes the parallel one only when a call does enough work to
-pay for waking threads and waiting at the barrier (:func:`parallel_pays`). Worker processes,
-which already run one per core, keep to one thread (:func:`single_thread_process`).
+(issue 19); even calls of 40 ms ran 3x slower on two threads than on one when a third process
+shared the two cores. So a batched kernel is compiled twice from one source, serial and
+parallel (:func:`serial_and_parallel`), and :func:`call` takes the parallel one only for a call
+with enough work to pay for the barrier and only on the cores that the load average leaves idle
+(:func:`threads_for`). Worker processes, which already run one per core, keep to one thread
+(:func:`single_thread_process`).
+
+The threading layer is numba's default (TBB where installed, else OpenMP): with parallel calls
+only this large and only on idle cores, the layers' differences (spinning, start-up) do not
+show.
 """
 
 from __future__ import annotations
@@ -22,14 +28,34 @@ from numba import njit
 PARALLEL_MIN_WORK = 1 << 20
 """Work units (roughly one bitboard move each, ~10-20 ns) below which a call stays serial.
 
-About 10-20 ms of one-thread work: far above the cost of a barrier that waits for a thread
-the scheduler put aside for a time slice, so a busy machine can lose little to parallelism.
+About 10-20 ms of one-thread work: far above the cost of waking threads and the barrier.
 """
 
 
-def parallel_pays(work: int) -> bool:
-    """Whether a call of ``work`` units should run on numba's threads (more than one set)."""
-    return work >= PARALLEL_MIN_WORK and numba.get_num_threads() > 1
+def threads_for(work: int) -> int:
+    """Threads for a call of ``work`` units: 1 unless it is large and cores are idle.
+
+    Idle cores are the CPUs less the 1-minute load average (which counts this process): a
+    parallel call on a core that another process holds waits for it at the barrier.
+    """
+    most = numba.get_num_threads()
+    if work < PARALLEL_MIN_WORK or most == 1:
+        return 1
+    idle = (os.cpu_count() or 1) - os.getloadavg()[0]
+    return max(1, min(most, int(idle) + 1))
+
+
+def call(serial: Callable[..., Any], parallel: Callable[..., Any], work: int, *args: Any) -> Any:
+    """Run ``serial(*args)``, or ``parallel(*args)`` on :func:`threads_for` threads."""
+    k = threads_for(work)
+    if k <= 1:
+        return serial(*args)
+    before = numba.get_num_threads()
+    numba.set_num_threads(k)
+    try:
+        return parallel(*args)
+    finally:
+        numba.set_num_threads(before)
 
 
 def serial_and_parallel(fn: Callable[..., Any]) -> tuple[Any, Any]:

@@ -11,12 +11,12 @@ from __future__ import annotations
 import numpy as np
 from numba import prange
 
+from bitflip.core import parallel
 from bitflip.core.arrays import legal_moves_inline as legal_moves
 from bitflip.core.arrays import play_inline as play
 from bitflip.core.arrays import random_moves
 from bitflip.core.bitboard import U1, popcount
 from bitflip.core.geometry import board_mask, geometry
-from bitflip.core.parallel import parallel_pays, serial_and_parallel
 
 
 def _step(
@@ -49,7 +49,7 @@ def _step(
         legal[i] = legal_moves(np_, no_, mask)
 
 
-_step_serial, _step_parallel = serial_and_parallel(_step)
+_step_serial, _step_parallel = parallel.serial_and_parallel(_step)
 
 random_actions = random_moves
 """A uniformly random legal square per board (numba; :func:`bitflip.core.arrays.random_moves`)."""
@@ -91,7 +91,7 @@ class VectorOthello:
         Boards update in place (``self.p``, ``self.o``, ``self.legal``); finished boards restart;
         an illegal action ends that board's game with reward -1 and sets ``self.illegal``.
         """
-        step = _step_parallel if parallel_pays(4 * self.n) else _step_serial
-        step(self.p, self.o, np.asarray(actions, np.int64), self.mask, self.p0, self.o0,
-              self.rewards, self.dones, self.illegal, self.legal)  # fmt: skip
+        parallel.call(_step_serial, _step_parallel, 4 * self.n, self.p, self.o,
+                      np.asarray(actions, np.int64), self.mask, self.p0, self.o0, self.rewards,
+                      self.dones, self.illegal, self.legal)  # fmt: skip
         return self.rewards, self.dones

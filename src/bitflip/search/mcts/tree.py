@@ -301,7 +301,7 @@ def _expand_backup(
 select_leaves, select_leaves_parallel = serial_and_parallel(_select_leaves)
 expand_backup, expand_backup_parallel = serial_and_parallel(_expand_backup)
 SELECT_WORK = 30
-"""Rough work units (bitboard moves) of one descent, for :func:`.parallel.parallel_pays`."""
+"""Rough work units (bitboard moves) of one descent, for :func:`bitflip.core.parallel.call`."""
 
 
 @njit(cache=True)
