@@ -1,6 +1,6 @@
 """bitflip from Python against its Python peers, each measure at three thread settings.
 
-    PYTHONPATH=src python benchmarks/peers.py [--azg DIR] [--quick]
+    PYTHONPATH=src python benchmarks/peers.py [--azg DIR] [--min-time S]
 
 Peers, measured when importable and skipped with a note when not (none is a bitflip
 dependency): rust-reversi (``pip install rust-reversi``), creversi-python (``pip install
@@ -8,7 +8,8 @@ creversi-python``) and alpha-zero-general (not on PyPI: clone it and pass its fo
 ``--azg``; its ``stringRepresentation`` uses ``ndarray.tostring``, gone in NumPy 2.3, so it is
 given ``tobytes`` here). Every measure runs in a fresh process three times: numba on one
 thread (``NUMBA_NUM_THREADS=1``), numba's default threads, and the default with a busy-loop
-process on every other core. Results are recorded in benchmarks/RESULTS-python-api.md.
+process on every other core. A rate is the median of repeated runs. Results are recorded in
+benchmarks/RESULTS-python-api.md.
 
 What each measure does:
 - perft(7) leaves/s from the start, convention A (a pass is a ply, an ended game one leaf);
@@ -41,16 +42,18 @@ Row = tuple[str, str, float | None, str]
 
 
 def _timed(fn: Callable[[], int], min_time: float) -> float:
-    """Best rate (units/s) of ``fn`` (returns units done) over repeated runs of ``min_time``."""
+    """Median rate (units/s) of ``fn`` (returns units done) over runs filling ``min_time``.
+
+    The median, not the best: on a loaded machine the best run hides how slow most calls are.
+    """
     fn()  # compile / warm up
-    best = 0.0
+    rates = []
     t_end = time.perf_counter() + min_time
-    while True:
+    while len(rates) < 3 or time.perf_counter() < t_end:
         t0 = time.perf_counter()
         n = fn()
-        best = max(best, n / (time.perf_counter() - t0))
-        if time.perf_counter() > t_end:
-            return best
+        rates.append(n / (time.perf_counter() - t0))
+    return float(np.median(rates))
 
 
 # --- perft ---------------------------------------------------------------------------------
@@ -323,7 +326,7 @@ def measure_all(min_time: float, azg: str | None) -> list[Row]:
     return rows
 
 
-MODES = ("1 thread", "default threads", "default, other cores busy")
+MODES = ("1 thread", "default threads", "default threads + busy cores")
 
 
 def run_mode(mode: str, args: argparse.Namespace) -> list[Row]:
@@ -362,7 +365,9 @@ def main() -> None:
     ap.add_argument("--azg", default=os.environ.get("AZG_PATH"),
                     help="alpha-zero-general checkout (not on PyPI)")  # fmt: skip
     ap.add_argument("--min-time", type=float, default=1.0, help="seconds per measure and mode")
-    ap.add_argument("--modes", default=",".join(MODES), help="comma-separated subset of modes")
+    ap.add_argument(
+        "--modes", default=",".join(MODES), help="comma-separated subset of " + str(MODES)
+    )
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
