@@ -14,11 +14,12 @@ Accepted nets are never rewritten or deleted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -199,11 +200,31 @@ def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet
                        for k in todo]  # fmt: skip
             return [Path(f.result()) for f in futures]
     out = []
-    for k in todo:
-        t0 = time.time()
-        out.append(Path(_shard_job(cfg, str(run.root), iteration, str(net_path), k)))
-        log(f"self-play it{iteration} shard {k + 1}/{n_shards}: {time.time() - t0:.1f}s")
+    with _one_torch_thread():
+        for k in todo:
+            t0 = time.time()
+            out.append(Path(_shard_job(cfg, str(run.root), iteration, str(net_path), k)))
+            log(f"self-play it{iteration} shard {k + 1}/{n_shards}: {time.time() - t0:.1f}s")
     return out
+
+
+@contextlib.contextmanager
+def _one_torch_thread() -> Iterator[None]:
+    """Run self-play's network calls on one torch thread (unless ``OMP_NUM_THREADS`` is set).
+
+    Its batches are small; on a busy 2-core machine torch's two threads waited at every call's
+    barrier and self-play ran 15x slower than on one (benchmarks/selfplay.md). Training, after
+    it, gets its threads back.
+    """
+    if "OMP_NUM_THREADS" in os.environ:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
 
 
 def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int) -> str:
