@@ -230,6 +230,16 @@ def vector_env(min_time: float, n: int = 4096, steps: int = 100) -> list[Row]:
 
     rows: list[Row] = [("vector env, 4096 boards", "bitflip VectorOthello",
                         _timed(run_bitflip, min_time), "board-steps/s")]  # fmt: skip
+    big = VectorOthello(1 << 20)  # large enough for core.parallel to consider threads
+    big.reset()
+
+    def run_big() -> int:
+        for i in range(5):
+            big.step(random_moves(big.legal, i))
+        return big.n * 5
+
+    rows.append(("vector env, 2^20 boards", "bitflip VectorOthello", _timed(run_big, min_time),
+                 "board-steps/s"))  # fmt: skip
     try:
         from creversi.gym_reversi.envs import ReversiVecEnvFast
     except ImportError:
