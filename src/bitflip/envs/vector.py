@@ -24,6 +24,7 @@ def _step(
     o0: np.uint64, rewards: np.ndarray, dones: np.ndarray, illegal: np.ndarray,
     legal: np.ndarray
 ) -> None:  # fmt: skip
+    """One step of every board; compiled serial and parallel (see :mod:`bitflip.core.parallel`)."""
     for i in prange(p.shape[0]):
         a = actions[i]
         rewards[i] = 0.0
