@@ -125,3 +125,62 @@ def test_str_and_svg() -> None:
     assert "black to move" in text
     svg = b._repr_svg_()
     assert svg.startswith("<svg") and svg.count("<circle") == 4 + 4
+
+
+def _fresh(b: Board) -> Board:
+    """The same position rebuilt from text: nothing cached."""
+    return Board(b.obf())
+
+
+def test_cached_legal_moves_follow_push_pop_and_passes() -> None:
+    rng = random.Random(4)
+    for size in (4, 6, 8):
+        for _ in range(20):
+            b = Board(size=size)
+            seen = []
+            while not b.is_game_over():
+                ref = _fresh(b)
+                assert list(b.legal_moves) == list(ref.legal_moves)
+                assert b.is_game_over() == ref.is_game_over()
+                seen.append(b.obf())
+                m = rng.choice(list(b.legal_moves))
+                b.push(m if rng.random() < 0.7 else b.geometry.square_name(m))
+            assert _fresh(b).is_game_over() and not list(b.legal_moves)
+            while b.ply:
+                b.pop()
+                assert b.obf() == seen.pop()
+                assert list(b.legal_moves) == list(_fresh(b).legal_moves)
+
+
+def test_setting_the_sides_directly_drops_the_cache() -> None:
+    b = Board()
+    b.push("f5")
+    b.push("d6")
+    _ = list(b.legal_moves)
+    b.black, b.white, b.turn = Board().black, Board().white, BLACK
+    assert list(b.legal_moves) == list(Board().legal_moves)
+    b.push("c4")
+    b.pop()
+    assert b == Board() and list(b.legal_moves) == list(Board().legal_moves)
+    b.pop()  # undoes d6 on the replaced position: what XOR gives, with fresh legal moves
+    assert list(b.legal_moves) == list(_fresh(b).legal_moves)
+
+
+def test_children_are_the_positions_after_each_legal_move() -> None:
+    b = Board()
+    for m in ("f5", "d6", "c3"):
+        b.push(m)
+    kids = b.children()
+    assert len(kids) == len(b.legal_moves)
+    for m, kid in zip(b.legal_moves, kids, strict=True):
+        after = b.copy()
+        after.push(m)
+        assert kid == after and kid.ply == 0
+        assert list(kid.legal_moves) == list(after.legal_moves)
+    # A side that must pass has one child, after PASS; a finished game has none.
+    must_pass = Board("-" * 61 + "XOO" + " X")
+    assert not must_pass.legal_mask() and not must_pass.is_game_over()
+    (child,) = must_pass.children()
+    assert child.turn == WHITE and child.black == must_pass.black
+    assert list(child.legal_moves) == list(_fresh(child).legal_moves)
+    assert Board("X" * 64 + " O").children() == []

@@ -48,3 +48,39 @@ def test_perft_does_not_change_the_board() -> None:
 def test_perft_rejects_negative_depth() -> None:
     with pytest.raises(ValueError, match="depth"):
         perft(Board(), -1)
+
+
+def _perft_push(b: Board, depth: int) -> int:
+    """Perft over the Python API: push and pop every move, count moves at the last ply."""
+    if depth == 0:
+        return 1
+    if depth == 1:
+        return max(len(b.legal_moves), 1)
+    if b.is_game_over():
+        return 1
+    total = 0
+    for m in list(b.legal_moves):
+        b.push(m)
+        total += _perft_push(b, depth - 1)
+        b.pop()
+    return total
+
+
+def _perft_children(b: Board, depth: int) -> int:
+    if depth == 0:
+        return 1
+    kids = b.children()
+    return sum(_perft_children(c, depth - 1) for c in kids) if kids else 1
+
+
+@pytest.mark.parametrize(("size", "depth", "counts"), [(8, 6, PERFT_8), (6, 7, PERFT_6)])
+def test_perft_through_push_pop_and_children(size: int, depth: int, counts: list[int]) -> None:
+    b = Board(size=size)
+    assert _perft_push(b, depth) == counts[depth]
+    assert _perft_children(b, depth) == counts[depth]
+    assert b == Board(size=size) and b.ply == 0
+
+
+def test_perft_through_push_pop_on_4x4_reaches_every_end() -> None:
+    b = Board(size=4)
+    assert _perft_push(b, 20) == _perft_children(b, 20) == 60060

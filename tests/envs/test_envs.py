@@ -107,3 +107,23 @@ def test_vector_env_illegal_action_restarts_the_board() -> None:
             np.uint64(start.black), np.uint64(start.white), np.uint64(start.geometry.mask)
         )
     )
+
+
+def test_vector_env_parallel_twin_steps_like_the_serial_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def run() -> tuple[np.ndarray, np.ndarray, float]:
+        env = VectorOthello(64, size=6)
+        env.reset()
+        total = 0.0
+        for i in range(80):
+            r, _ = env.step(random_actions(env.legal, i))
+            total += float(r.sum())
+        return env.p.copy(), env.o.copy(), total
+
+    serial = run()
+    monkeypatch.setattr("bitflip.core.parallel.threads_for", lambda work: 2)
+    parallel = run()
+    np.testing.assert_array_equal(serial[0], parallel[0])
+    np.testing.assert_array_equal(serial[1], parallel[1])
+    assert serial[2] == parallel[2]

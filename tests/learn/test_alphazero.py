@@ -529,3 +529,46 @@ def test_max_minutes_is_a_limit_the_run_keeps_and_resumes_from(tmp_path: Path) -
     assert run.iterations_done() == done + 1
     with pytest.raises(ValueError, match="positive"), time_limit(0):
         pass
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads the process tree from /proc")
+def test_killed_self_play_leaves_no_worker_behind(tmp_path: Path) -> None:
+    """Issue 20: the self-play pool's workers end with a driver killed by SIGKILL."""
+    import signal
+    import time
+
+    from tests.arena.test_cli import _alive, _descendants
+
+    cfg_path = tmp_path / "az.toml"
+    cfg_path.write_text(
+        f'[run]\ndir = "{tmp_path / "run"}"\niterations = 50\ndevice = "cpu"\n'
+        "[net]\nsize = 6\nchannels = 4\nfc1 = 8\nfc2 = 8\n[mcts]\nsims = 64\n"
+        "[selfplay]\ngames_per_iteration = 400\nconcurrent_games = 2\nworkers = 2\n"
+        '[train]\nsteps = 3\nbatch_size = 8\n[gate]\npairs = 1\nrule = "always"\n'
+    )
+    repo = Path(__file__).resolve().parents[2]
+    env = {"PYTHONPATH": str(repo / "src"), "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    cmd = [sys.executable, "-m", "bitflip", "train", "alphazero", "--config", str(cfg_path)]
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 180
+    workers: set[int] = set()
+    while (
+        len(workers) < 2 and proc.poll() is None
+    ):  # the spawn pool's two workers (and its tracker)
+        assert time.monotonic() < deadline, "the self-play pool never started"
+        time.sleep(0.2)
+        workers = {p for p in _descendants(proc.pid) if "spawn_main" in _cmdline(p)}
+    left = _descendants(proc.pid)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in left) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [p for p in left if _alive(p)], "self-play processes outlived the killed driver"
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""

@@ -187,3 +187,15 @@ def test_search_imports_neither_nn_nor_learn() -> None:
     )
     src = str(Path(__file__).resolve().parents[2] / "src")
     subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)
+
+
+def test_parallel_kernels_search_like_the_serial_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+    b = Board(size=6)
+    p = np.full(8, b.black, np.uint64)
+    o = np.full(8, b.white, np.uint64)
+    cfg = MCTSConfig(sims=40, leaves_per_game=4)
+    serial = BatchedMCTS(UniformPolicyValue(6), 8, cfg).search(p, o)
+    monkeypatch.setattr("bitflip.core.parallel.threads_for", lambda work: 2)
+    parallel = BatchedMCTS(UniformPolicyValue(6), 8, cfg).search(p, o)
+    np.testing.assert_array_equal(serial.visits, parallel.visits)
+    np.testing.assert_array_equal(serial.value, parallel.value)

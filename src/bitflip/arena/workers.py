@@ -31,6 +31,7 @@ from bitflip.arena.match import (
     registry_snapshot,
 )
 from bitflip.core.board import BLACK, WHITE, Color, Move
+from bitflip.core.parallel import single_thread_process
 
 
 def _worker_main(
@@ -42,6 +43,7 @@ def _worker_main(
         with contextlib.suppress(OSError):
             os.setsid()
     watch_driver(driver)
+    single_thread_process()  # one worker per core: a thread pool in each would oversubscribe
     try:
         install_registry(registry, plugins)
     except Exception as exc:

@@ -270,3 +270,31 @@ def transform(x: np.uint64, sym: int, size: int) -> np.uint64:
     if sym & 1:
         x = mirror_horizontal8(x) >> np.uint64(8 - size)
     return x
+
+
+# --- one call per Board move -----------------------------------------------------------------
+# Explicit signatures: the Board passes and gets plain Python ints, which numba converts to
+# uint64 itself (its dispatch of np.uint64 objects costs 3x more).
+
+
+@njit("UniTuple(uint64, 3)(uint64, uint64, int64, uint64)", cache=True)
+def move_and_next(
+    p: np.uint64, o: np.uint64, sq: int, mask: np.uint64
+) -> tuple[np.uint64, np.uint64, np.uint64]:
+    """What ``Board.push`` needs in one call: the discs ``sq`` flips (0: not a legal move if
+    ``sq`` is empty), the next side's legal moves, and, when it has none, its opponent's."""
+    f = flips(p, o, sq)
+    np_ = o ^ f
+    no_ = p | f | (U1 << np.uint64(sq))
+    nxt = legal_moves(np_, no_, mask) if f != U0 else U0
+    after = legal_moves(no_, np_, mask) if f != U0 and nxt == U0 else U0
+    return f, nxt, after
+
+
+@njit("UniTuple(uint64, 2)(uint64, uint64, uint64)", cache=True)
+def moves_and_after_pass(
+    p: np.uint64, o: np.uint64, mask: np.uint64
+) -> tuple[np.uint64, np.uint64]:
+    """The side to move's legal moves and, when it has none, its opponent's (0: game over)."""
+    m = legal_moves(p, o, mask)
+    return m, (legal_moves(o, p, mask) if m == U0 else U0)

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import cast
 
 import numpy as np
 
 from bitflip.core import bitboard as bb
+from bitflip.core.arrays import successors
 from bitflip.core.geometry import PASS, Geometry, geometry
 
 Move = int
+
+# The two kernels of push and of the legal-move cache, typed as Board calls them: Python ints
+# in and out (their explicit numba signatures convert to and from uint64).
+_move_and_next = cast(Callable[[int, int, int, int], tuple[int, int, int]], bb.move_and_next)
+_moves_and_after_pass = cast(Callable[[int, int, int], tuple[int, int]], bb.moves_and_after_pass)
+_successors = cast(Callable[[int, int, int], np.ndarray], successors)
 """A move is a square index 0-63 (a1 = 0) or :data:`PASS`."""
 
 
@@ -31,6 +39,8 @@ class Color(IntEnum):
 
 BLACK = Color.BLACK
 WHITE = Color.WHITE
+_OTHER = (WHITE, BLACK)
+"""``_OTHER[c]`` is ``c.other`` without building an enum member (a hot path of ``push``)."""
 
 
 class InvalidMoveError(ValueError):
@@ -110,19 +120,65 @@ class Board:
     ``Board()`` is the 8x8 start, ``Board(size=6)`` the 6x6 one; ``Board("<cells> <side>")``
     reads an OBF board string (``X`` black, ``O`` white, ``-`` empty, a1...h8 row by row,
     then the side to move); its size follows from the number of cells (16, 36 or 64).
+
+    ``push`` of a square index is one numba call that checks, flips and computes the next
+    legal moves; the legal moves are kept with the position (and on the move stack, so ``pop``
+    needs no call), so ``legal_moves`` costs nothing after a move.
     """
 
+    _black: int
+    _white: int
+    _turn: Color
+    _legal: int
+    """Legal-move bitboard of the side to move; -1: not computed yet."""
+    _after_pass: int
+    """When ``_legal`` is 0: the opponent's legal moves (0: the game is over)."""
+    _edited: bool
+    """The sides were set directly: the caches on the stack may not fit what ``pop`` restores."""
+
     def __init__(self, obf: str | None = None, *, size: int = 8) -> None:
-        self._stack: list[tuple[Move, int]] = []
+        self._stack: list[tuple[Move, int, int, int]] = []
+        self._legal, self._after_pass, self._edited = -1, 0, False
         if obf is None:
             self.geometry: Geometry = geometry(size)
-            self.black, self.white = self.geometry.start_position()
-            self.turn: Color = BLACK
+            self._black, self._white = self.geometry.start_position()
+            self._turn = BLACK
+            self._bits = self.geometry.mask
+            self._mask = np.uint64(self._bits)
         else:
             self.set_obf(obf)
-        self._mask = np.uint64(self.geometry.mask)
 
     # --- state -----------------------------------------------------------------------------
+
+    @property
+    def black(self) -> int:
+        """Bitboard of the black discs."""
+        return self._black
+
+    @black.setter
+    def black(self, bits: int) -> None:
+        self._black = int(bits)
+        self._legal, self._edited = -1, True
+
+    @property
+    def white(self) -> int:
+        """Bitboard of the white discs."""
+        return self._white
+
+    @white.setter
+    def white(self, bits: int) -> None:
+        self._white = int(bits)
+        self._legal, self._edited = -1, True
+
+    @property
+    def turn(self) -> Color:
+        """The side to move."""
+        return self._turn
+
+    @turn.setter
+    def turn(self, color: Color) -> None:
+        self._turn = Color(color)
+        self._legal, self._edited = -1, True
 
     @property
     def size(self) -> int:
@@ -130,11 +186,11 @@ class Board:
 
     @property
     def move_stack(self) -> list[Move]:
-        return [m for m, _ in self._stack]
+        return [entry[0] for entry in self._stack]
 
     @property
     def empty(self) -> int:
-        return self.geometry.mask & ~(self.black | self.white)
+        return self._bits & ~(self._black | self._white)
 
     @property
     def ply(self) -> int:
@@ -142,15 +198,15 @@ class Board:
 
     def side_bitboards(self) -> tuple[int, int]:
         """(player, opponent): the discs of the side to move, then the other side's."""
-        if self.turn == BLACK:
-            return self.black, self.white
-        return self.white, self.black
+        if self._turn is BLACK:
+            return self._black, self._white
+        return self._white, self._black
 
     def _set_sides(self, p: int, o: int) -> None:
-        if self.turn == BLACK:
-            self.black, self.white = p, o
+        if self._turn is BLACK:
+            self._black, self._white = p, o
         else:
-            self.white, self.black = p, o
+            self._white, self._black = p, o
 
     def color_at(self, square: int) -> Color | None:
         if self.black >> square & 1:
@@ -165,8 +221,14 @@ class Board:
     # --- moves -----------------------------------------------------------------------------
 
     def legal_mask(self) -> int:
+        """Bitboard of the legal squares of the side to move (0: it must pass, or game over)."""
+        if self._legal < 0:
+            self._refresh()
+        return self._legal
+
+    def _refresh(self) -> None:
         p, o = self.side_bitboards()
-        return int(bb.legal_moves(np.uint64(p), np.uint64(o), self._mask))
+        self._legal, self._after_pass = _moves_and_after_pass(p, o, self._bits)
 
     @property
     def legal_moves(self) -> LegalMoves:
@@ -192,22 +254,36 @@ class Board:
 
     def push(self, move: Move | str) -> None:
         """Play a move (a square index, a name such as 'f5', or PASS)."""
-        m = self.parse_move(move)
-        if not self.is_legal(m):
-            name = self.geometry.square_name(m)
-            reason = "the game is over" if self.is_game_over() else self._illegal_reason(m)
-            raise IllegalMoveError(
-                f"illegal move {name} for {self.turn.name.lower()}: {reason} "
-                f"(position {self.obf()})"
-            )
-        p, o = self.side_bitboards()
-        if m == PASS:
-            self._stack.append((PASS, 0))
-        else:
-            f = int(bb.flips(np.uint64(p), np.uint64(o), m))
-            self._stack.append((m, f))
-            self._set_sides(p | f | (1 << m), o ^ f)
-        self.turn = self.turn.other
+        m = move if type(move) is int else self.parse_move(move)
+        if 0 <= m < 64 and self._bits >> m & 1:
+            if self._turn is BLACK:
+                p, o = self._black, self._white
+            else:
+                p, o = self._white, self._black
+            if not (p | o) >> m & 1:
+                # Legal exactly when it flips a disc: one call checks, flips and looks ahead.
+                f, nxt, after = _move_and_next(p, o, m, self._bits)
+                if f:
+                    self._stack.append((m, f, self._legal, self._after_pass))
+                    if self._turn is BLACK:
+                        self._black, self._white, self._turn = p | f | (1 << m), o ^ f, WHITE
+                    else:
+                        self._white, self._black, self._turn = p | f | (1 << m), o ^ f, BLACK
+                    self._legal, self._after_pass = nxt, after
+                    return
+        elif m == PASS and self.legal_mask() == 0 and self._after_pass:
+            self._stack.append((PASS, 0, 0, self._after_pass))
+            self._turn = _OTHER[self._turn]
+            self._legal, self._after_pass = self._after_pass, 0
+            return
+        self._raise_illegal(self.parse_move(m))
+
+    def _raise_illegal(self, m: Move) -> None:
+        name = self.geometry.square_name(m)
+        reason = "the game is over" if self.is_game_over() else self._illegal_reason(m)
+        raise IllegalMoveError(
+            f"illegal move {name} for {self.turn.name.lower()}: {reason} (position {self.obf()})"
+        )
 
     def _illegal_reason(self, m: Move) -> str:
         if m == PASS:
@@ -222,11 +298,17 @@ class Board:
         """Take back the last move and return it."""
         if not self._stack:
             raise IndexError("pop from a board with an empty move stack")
-        m, f = self._stack.pop()
-        self.turn = self.turn.other
+        m, f, legal, after = self._stack.pop()
+        self._turn = _OTHER[self._turn]
         if m != PASS:
-            p, o = self.side_bitboards()
-            self._set_sides(p ^ f ^ (1 << m), o ^ f)
+            if self._turn is BLACK:
+                self._black, self._white = self._black ^ f ^ (1 << m), self._white ^ f
+            else:
+                self._white, self._black = self._white ^ f ^ (1 << m), self._black ^ f
+        if self._edited:
+            self._legal, self._edited = -1, bool(self._stack)
+        else:
+            self._legal, self._after_pass = legal, after
         return m
 
     def peek(self) -> Move:
@@ -241,8 +323,7 @@ class Board:
     # --- game end --------------------------------------------------------------------------
 
     def is_game_over(self) -> bool:
-        p, o = np.uint64(self.black), np.uint64(self.white)
-        return bool(bb.legal_moves(p, o, self._mask) == 0 and bb.legal_moves(o, p, self._mask) == 0)
+        return self.legal_mask() == 0 and self._after_pass == 0
 
     def outcome(self) -> Outcome | None:
         """The result if the game is over, else None."""
@@ -254,16 +335,44 @@ class Board:
 
     def copy(self, *, stack: bool = True) -> Board:
         b = Board.__new__(Board)
-        b.geometry, b._mask = self.geometry, self._mask
-        b.black, b.white, b.turn = self.black, self.white, self.turn
+        b.geometry, b._mask, b._bits = self.geometry, self._mask, self._bits
+        b._black, b._white, b._turn = self._black, self._white, self._turn
+        b._legal, b._after_pass = self._legal, self._after_pass
         b._stack = list(self._stack) if stack else []
+        b._edited = self._edited and stack
         return b
+
+    def children(self) -> list[Board]:
+        """The position after each legal move, in the order of ``legal_moves``; no stacks.
+
+        One numba call makes them all (with their legal moves, so each child's
+        ``legal_moves`` is free): the fast way to walk a tree from Python. A side that must
+        pass has one child (after PASS); a finished game has none.
+        """
+        p, o = self.side_bitboards()
+        kids = _successors(p, o, self._bits)
+        out = []
+        new = Board.__new__
+        turn = _OTHER[self._turn]
+        black = turn is BLACK
+        for _, cp, co, legal in kids.tolist():
+            b = new(Board)
+            b.geometry, b._mask, b._bits = self.geometry, self._mask, self._bits
+            if black:
+                b._black, b._white = cp, co
+            else:
+                b._white, b._black = cp, co
+            b._turn, b._legal, b._after_pass = turn, legal if legal else -1, 0
+            b._stack, b._edited = [], False
+            out.append(b)
+        return out
 
     def transform(self, sym: int) -> Board:
         """The position under symmetry ``sym`` (0-7, see :func:`bitboard.transform`); no stack."""
         b = self.copy(stack=False)
         b.black = int(bb.transform(np.uint64(self.black), sym, self.size))
         b.white = int(bb.transform(np.uint64(self.white), sym, self.size))
+        b._edited = False
         return b
 
     # --- text ------------------------------------------------------------------------------
@@ -291,10 +400,10 @@ class Board:
         side = t[n]
         if side not in "XxOo*":
             raise ValueError(f"bad side to move {side!r} in OBF {text!r} (want X or O)")
-        self.geometry, self._mask = geo, np.uint64(geo.mask)
-        self.black, self.white = black, white
-        self.turn = BLACK if side in "Xx*" else WHITE
-        self._stack = []
+        self.geometry, self._bits, self._mask = geo, geo.mask, np.uint64(geo.mask)
+        self._black, self._white = black, white
+        self._turn = BLACK if side in "Xx*" else WHITE
+        self._stack, self._legal, self._after_pass, self._edited = [], -1, 0, False
 
     def board_string(self) -> str:
         """The cells a1...h8 (or the smaller board's) as X/O/-."""

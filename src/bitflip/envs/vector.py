@@ -9,19 +9,22 @@ reward is for the side that just moved: +1 / 0 / -1 when its move ended the game
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from bitflip.core import parallel
+from bitflip.core.arrays import legal_moves_inline as legal_moves
+from bitflip.core.arrays import play_inline as play
 from bitflip.core.arrays import random_moves
-from bitflip.core.bitboard import U1, legal_moves, play, popcount
+from bitflip.core.bitboard import U1, popcount
 from bitflip.core.geometry import board_mask, geometry
 
 
-@njit(cache=True, parallel=True)
 def _step(
     p: np.ndarray, o: np.ndarray, actions: np.ndarray, mask: np.uint64, p0: np.uint64,
     o0: np.uint64, rewards: np.ndarray, dones: np.ndarray, illegal: np.ndarray,
     legal: np.ndarray
 ) -> None:  # fmt: skip
+    """One step of every board; compiled serial and parallel (see :mod:`bitflip.core.parallel`)."""
     for i in prange(p.shape[0]):
         a = actions[i]
         rewards[i] = 0.0
@@ -47,6 +50,8 @@ def _step(
         legal[i] = legal_moves(np_, no_, mask)
 
 
+_step_serial, _step_parallel = parallel.serial_and_parallel(_step)
+
 random_actions = random_moves
 """A uniformly random legal square per board (numba; :func:`bitflip.core.arrays.random_moves`)."""
 
@@ -69,7 +74,7 @@ class VectorOthello:
         self.p0, self.o0 = np.uint64(black), np.uint64(white)
         self.p = np.full(n, self.p0, np.uint64)
         self.o = np.full(n, self.o0, np.uint64)
-        self.legal = np.zeros(n, np.uint64)
+        self.legal = np.full(n, legal_moves(self.p0, self.o0, self.mask), np.uint64)
         self.rewards = np.zeros(n, np.float32)
         self.dones = np.zeros(n, np.bool_)
         self.illegal = np.zeros(n, np.bool_)
@@ -87,6 +92,7 @@ class VectorOthello:
         Boards update in place (``self.p``, ``self.o``, ``self.legal``); finished boards restart;
         an illegal action ends that board's game with reward -1 and sets ``self.illegal``.
         """
-        _step(self.p, self.o, np.asarray(actions, np.int64), self.mask, self.p0, self.o0,
-              self.rewards, self.dones, self.illegal, self.legal)  # fmt: skip
+        parallel.call(_step_serial, _step_parallel, 4 * self.n, self.p, self.o,
+                      np.asarray(actions, np.int64), self.mask, self.p0, self.o0, self.rewards,
+                      self.dones, self.illegal, self.legal)  # fmt: skip
         return self.rewards, self.dones

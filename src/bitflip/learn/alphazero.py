@@ -15,11 +15,12 @@ Accepted nets are never rewritten or deleted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -27,6 +28,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from bitflip._watchdog import watch_driver
+from bitflip.core.parallel import single_thread_process
 from bitflip.learn.az_config import RunConfig
 from bitflip.learn.az_selfplay import (
     SelfPlaySearch,
@@ -208,16 +211,54 @@ def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet
         from concurrent.futures import ProcessPoolExecutor
         from multiprocessing import get_context
 
-        with ProcessPoolExecutor(sp.workers, mp_context=get_context("spawn")) as ex:
+        ctx = get_context("spawn")
+        ex = ProcessPoolExecutor(
+            sp.workers, ctx, initializer=_selfplay_worker, initargs=(os.getpid(),)
+        )
+        try:
             futures = [ex.submit(_shard_job, cfg, str(run.root), iteration, str(net_path), k)
                        for k in todo]  # fmt: skip
             return [Path(f.result()) for f in futures]
+        except BaseException:
+            # A time limit or Ctrl-C: the shards in progress are dropped (a resume makes them
+            # again) and the workers end now instead of finishing them.
+            for child in ctx.active_children():
+                child.kill()
+            raise
+        finally:
+            ex.shutdown(wait=True, cancel_futures=True)
     out = []
-    for k in todo:
-        t0 = time.time()
-        out.append(Path(_shard_job(cfg, str(run.root), iteration, str(net_path), k)))
-        log(f"self-play it{iteration} shard {k + 1}/{n_shards}: {time.time() - t0:.1f}s")
+    with _one_torch_thread():
+        for k in todo:
+            t0 = time.time()
+            out.append(Path(_shard_job(cfg, str(run.root), iteration, str(net_path), k)))
+            log(f"self-play it{iteration} shard {k + 1}/{n_shards}: {time.time() - t0:.1f}s")
     return out
+
+
+@contextlib.contextmanager
+def _one_torch_thread() -> Iterator[None]:
+    """Run self-play's network calls on one torch thread (unless ``OMP_NUM_THREADS`` is set).
+
+    Its batches are small; on a busy 2-core machine torch's two threads waited at every call's
+    barrier and self-play ran 15x slower than on one (benchmarks/selfplay.md). Training, after
+    it, gets its threads back.
+    """
+    if "OMP_NUM_THREADS" in os.environ:
+        yield
+        return
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _selfplay_worker(driver: int) -> None:
+    """A self-play pool process: one thread, and gone when the driver is (even killed)."""
+    single_thread_process()
+    watch_driver(driver)
 
 
 def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int) -> str:
@@ -253,9 +294,7 @@ def _ray_shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: 
     Left at their defaults, both start a thread per core; on a busy machine their parallel
     regions then wait for the scheduler at every call (a tiny shard took 20x longer).
     """
-    import numba
-
-    numba.set_num_threads(1)
+    single_thread_process()
     torch.set_num_threads(1)
     return _shard_job(cfg, root, iteration, net_path, k)
 

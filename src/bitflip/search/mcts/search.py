@@ -14,6 +14,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from bitflip.core import parallel
 from bitflip.core.geometry import board_mask
 from bitflip.search.mcts import tree as t
 
@@ -185,14 +186,17 @@ class BatchedMCTS:
 
     def _select(self, todo: np.ndarray, k_leaves: int) -> None:
         pool, cfg = self.pool, self.config
-        t.select_leaves(
-            pool.node_arrays, pool.edge_arrays, pool.leaf_arrays, pool.ncount, pool.sims, todo,
-            cfg.sims, k_leaves, cfg.cpuct, cfg.fpu, cfg.virtual_loss, self.mask,
+        work = int(todo.sum()) * k_leaves * t.SELECT_WORK
+        parallel.call(
+            t.select_leaves, t.select_leaves_parallel, work, pool.node_arrays, pool.edge_arrays,
+            pool.leaf_arrays, pool.ncount, pool.sims, todo, cfg.sims, k_leaves, cfg.cpuct,
+            cfg.fpu, cfg.virtual_loss, self.mask,
         )  # fmt: skip
 
     def _expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:
         pool, cfg = self.pool, self.config
-        t.expand_backup(
+        parallel.call(
+            t.expand_backup, t.expand_backup_parallel, len(val) * t.SELECT_WORK,
             pool.node_arrays, pool.edge_arrays, pool.leaf_arrays, pool.ecount, pool.sims,
             cfg.virtual_loss, self.mask, slot, pol, val,
         )  # fmt: skip

@@ -17,8 +17,11 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from bitflip.core.bitboard import U1, legal_moves, lowest_square, play, popcount
+from bitflip.core.arrays import legal_moves_inline as legal_moves
+from bitflip.core.arrays import play_inline as play
+from bitflip.core.bitboard import U1, lowest_square, popcount
 from bitflip.core.geometry import PASS
+from bitflip.core.parallel import serial_and_parallel
 
 UNEXPANDED = 0
 PENDING = 1
@@ -142,8 +145,7 @@ def _terminal_value(p: np.uint64, o: np.uint64) -> float:
     return 0.0
 
 
-@njit(cache=True, parallel=True)
-def select_leaves(
+def _select_leaves(
     nodes: Arrays, edges: Arrays, leaves: Arrays, ncount: np.ndarray, sims: np.ndarray,
     active: np.ndarray, target: int, k_leaves: int, cpuct: float, fpu: float, vloss: float,
     mask: np.uint64
@@ -234,8 +236,7 @@ def select_leaves(
                 break
 
 
-@njit(cache=True, parallel=True)
-def expand_backup(
+def _expand_backup(
     nodes: Arrays, edges: Arrays, leaves: Arrays, ecount: np.ndarray, sims: np.ndarray,
     vloss: float, mask: np.uint64, slot: np.ndarray, probs: np.ndarray, values: np.ndarray
 ) -> None:  # fmt: skip
@@ -295,6 +296,12 @@ def expand_backup(
             _backup(g, k, path_len[g, k], v, vloss, path_e, path_n, en, ew, nvisit)
             nvisit[g, node] += 1.0
             sims[g] += 1
+
+
+select_leaves, select_leaves_parallel = serial_and_parallel(_select_leaves)
+expand_backup, expand_backup_parallel = serial_and_parallel(_expand_backup)
+SELECT_WORK = 30
+"""Rough work units (bitboard moves) of one descent, for :func:`bitflip.core.parallel.call`."""
 
 
 @njit(cache=True)
