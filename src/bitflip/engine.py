@@ -66,9 +66,12 @@ class Engine:
         evaluation: str | Evaluation = "default",
         tt_mb: int = 64,
         size: int = 8,
+        threads: int = 1,
     ) -> None:
         """``evaluation``: a name for :func:`load_engine_evaluation`, or a loaded evaluation
-        (a learner searching with the weights it learned)."""
+        (a learner searching with the weights it learned). ``threads``: search threads sharing
+        the tables (lazy SMP); 1 by default, since engines often share a machine (tournaments,
+        the web app), and one thread searches reproducibly."""
         level_spec(level)
         self.level = level
         self.contempt = 0
@@ -81,11 +84,15 @@ class Engine:
         from bitflip.search.probcut import load_table
 
         self._searcher = Searcher(
-            self.evaluation, tt_mb=tt_mb, mpc=load_table(self.evaluation.name)
+            self.evaluation, tt_mb=tt_mb, mpc=load_table(self.evaluation.name), threads=threads
         )
         self._board = Board(size=size)
         self._ponder_thread: threading.Thread | None = None
         self._state_lock = threading.Lock()
+
+    @property
+    def threads(self) -> int:
+        return self._searcher.threads
 
     # --- position ----------------------------------------------------------------------------
 

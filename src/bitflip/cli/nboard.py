@@ -30,6 +30,12 @@ def register(sub: Subparsers) -> None:
     p.add_argument(
         "--log", metavar="FILE", help="copy the conversation to FILE ('> ' in, '< ' out)"
     )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="search threads sharing the tables (lazy SMP; default 1)",
+    )
     p.set_defaults(func=run)
 
 
@@ -40,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.protocols.nboard import NBoardServer
 
     kwargs = {} if args.level is None else {"level": args.level}
-    engine = Engine(**kwargs, evaluation=args.eval, tt_mb=args.tt_mb)
+    engine = Engine(**kwargs, evaluation=args.eval, tt_mb=args.tt_mb, threads=args.threads)
     import io
 
     reconfigure = getattr(sys.stdout, "reconfigure", None)
