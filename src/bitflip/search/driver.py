@@ -57,6 +57,9 @@ class SearchPlan:
     contempt: int = 0
     """Eval units a draw is worse than 0 for the side to move (midgame search only: exact
     scores on 8x8 are even disc counts, so contempt below 2 discs could not change a solve)."""
+    exclude: int = 0
+    """Root moves (a square bit mask) not to search: the book builder scores a position's
+    moves that leave its book."""
 
 
 @dataclass(frozen=True)
@@ -188,7 +191,7 @@ class Searcher:
         else:
             tt = TranspositionTable.allocate(tt_mb * 3 / 4)
             eg_tt = TranspositionTable.allocate(tt_mb / 4)
-        self.ctx = SearchContext(
+        self.ctx: SearchContext = SearchContext(
             kind=evaluation.kind,
             weights=evaluation.weights,
             tt=tt,
@@ -263,13 +266,15 @@ class Searcher:
             if int(legal_moves(uo, up, um)) == 0:
                 raise ValueError("the game is over: there is nothing to search")
             # A forced pass: search the opponent's position and report PASS.
-            res, _ = self._search(o, p, mask, plan, None)
+            res, _ = self._search(o, p, mask, replace(plan, exclude=0), None)
             score = -res.score
             result = SearchResult(
                 PASS, score, [PASS, *res.pv], res.depth, res.nodes, res.time, res.exact, res.wld
             )
             return result, [MoveScore(PASS, score, res.depth, res.exact)]
-        moves = _bits(moves_mask)
+        if moves_mask & ~plan.exclude == 0:
+            raise ValueError("every root move is excluded: there is nothing to search")
+        moves = _bits(moves_mask & ~plan.exclude)
         moves.sort(key=lambda sq: _fast_order(p, o, mask, sq))
         timer = None
         if plan.hard_time is not None:
@@ -280,10 +285,7 @@ class Searcher:
         # A node budget is kept by one thread: its search is reproducible.
         helpers = self.helpers if plan.nodes is None else []
         try:
-            if helpers:
-                last = self._deepen_smp(req, moves, helpers)
-            else:
-                last = self._deepen(req, moves)
+            last = self._deepen_smp(req, moves, helpers) if helpers else self._deepen(req, moves)
         finally:
             if timer is not None:
                 timer.cancel()
