@@ -147,3 +147,14 @@ def test_book_show_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     out = capsys.readouterr().out
     assert "book score -1.00, 100 games" in out and "d6 -1.00 (60 games)" in out
     assert main(["book", "show", "f5", "--book", str(tmp_path / "missing.npz")]) != 0
+
+
+def test_engine_agents_take_book_and_threads() -> None:
+    from bitflip.agents import make_agent
+
+    agent = make_agent("engine:level=2,book=default,book_random=1,threads=2", seed=3)
+    assert agent.name == "engine:level=2,book=default"
+    board = Board()
+    while not board.is_game_over() and len(board.move_stack) < 12:
+        board.push(agent.select_move(board))
+    assert len(board.move_stack) == 12

@@ -28,8 +28,9 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MiB")
     p.add_argument(
         "--book",
-        default="default",
-        help="opening book file, 'default' (the shipped WTHOR book) or 'none' (default: default)",
+        default="none",
+        help="opening book: a file, 'default' (the shipped WTHOR book) or 'none' (default: none;"
+        " matches against Zebra are played with books off, and the book does not yet win games)",
     )
     p.add_argument(
         "--book-randomness",

@@ -21,8 +21,8 @@ stdin and one reply per line on stdout:
 ``quit``               stop thinking and exit
 =====================  ===================================================================
 
-``go`` plays from the engine's opening book when it has one (``bitflip nboard`` loads the
-shipped book unless ``--book none``), answering at once with the book's score.
+``go`` plays from the engine's opening book when it has one (``bitflip nboard --book
+default`` loads the shipped one), answering at once with the book's score.
 
 ``go`` and ``hint`` also report ``nodestats <nodes> <seconds>`` and, while a long search
 runs, ``status`` lines with its progress (at most one per ``status_interval`` seconds).
