@@ -15,6 +15,8 @@ True
 from __future__ import annotations
 
 import contextlib
+import os
+import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from dataclasses import dataclass
 from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import Evaluation, load_evaluation
+from bitflip.search.book import Book, open_book
 from bitflip.search.driver import Searcher, SearchPlan
 from bitflip.search.levels import DEFAULT_LEVEL, extended_level, level_spec
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
@@ -66,9 +69,18 @@ class Engine:
         evaluation: str | Evaluation = "default",
         tt_mb: int = 64,
         size: int = 8,
+        threads: int = 1,
+        book: str | os.PathLike[str] | Book | None = None,
+        book_randomness: float = 0.0,
+        seed: int | None = None,
     ) -> None:
         """``evaluation``: a name for :func:`load_engine_evaluation`, or a loaded evaluation
-        (a learner searching with the weights it learned)."""
+        (a learner searching with the weights it learned). ``threads``: search threads sharing
+        the tables (lazy SMP); 1 by default, since engines often share a machine (tournaments,
+        the web app), and one thread searches reproducibly. ``book``: an opening book (a path,
+        ``"default"`` for the shipped one, or None) that :meth:`go` plays from before
+        searching; ``book_randomness``: play any book move within this many discs of the best
+        (``seed`` seeds that choice)."""
         level_spec(level)
         self.level = level
         self.contempt = 0
@@ -81,11 +93,18 @@ class Engine:
         from bitflip.search.probcut import load_table
 
         self._searcher = Searcher(
-            self.evaluation, tt_mb=tt_mb, mpc=load_table(self.evaluation.name)
+            self.evaluation, tt_mb=tt_mb, mpc=load_table(self.evaluation.name), threads=threads
         )
+        self.book = open_book(book)
+        self.book_randomness = book_randomness
+        self._rng = random.Random(seed)
         self._board = Board(size=size)
         self._ponder_thread: threading.Thread | None = None
         self._state_lock = threading.Lock()
+
+    @property
+    def threads(self) -> int:
+        return self._searcher.threads
 
     # --- position ----------------------------------------------------------------------------
 
@@ -177,8 +196,21 @@ class Engine:
         """
         self._end_ponder()
         b = self._board
+        if self.book is not None and not (limit is not None and (limit.exact or limit.wld)):
+            found = self._book_move(b)
+            if found is not None:
+                return found
         result, _ = self._run(b, self.plan(limit), on_info)
         return result
+
+    def _book_move(self, board: Board) -> SearchResult | None:
+        if self.book is None or board.size != 8 or board.is_game_over():
+            return None
+        p, o = board.side_bitboards()
+        bm = self.book.choose(p, o, board.geometry.mask, self.book_randomness, self._rng)
+        if bm is None:
+            return None
+        return SearchResult(bm.move, bm.score, [bm.move], book=True)
 
     def hint(
         self,
@@ -301,13 +333,23 @@ class EngineAgent:
         seed: int | None = None,
         eval: str = "default",
         tt_mb: int = 16,
+        threads: int = 1,
+        book: str = "none",
+        book_random: float = 0.0,
     ) -> None:
+        """``book``: "none", "default" or a book file; ``book_random``: discs of randomness in
+        choosing book moves; ``threads``: search threads (tournaments keep 1 unless told)."""
         level_spec(level)
         self.level = level
         self.seed = seed
         self.eval_name = eval
         self.tt_mb = tt_mb
+        self.threads = threads
+        self.book = open_book(book)
+        self.book_random = float(book_random)
         self.name = f"engine:level={level}"
+        if book != "none":
+            self.name += f",book={book}"
         self._engines: dict[int, Engine] = {}
 
     def _limit(self) -> Limit | None:
@@ -316,7 +358,14 @@ class EngineAgent:
     def engine(self, size: int) -> Engine:
         if size not in self._engines:
             self._engines[size] = Engine(
-                self.level, evaluation=self.eval_name, tt_mb=self.tt_mb, size=size
+                self.level,
+                evaluation=self.eval_name,
+                tt_mb=self.tt_mb,
+                size=size,
+                threads=self.threads,
+                book=self.book if size == 8 else None,
+                book_randomness=self.book_random,
+                seed=self.seed,
             )
         return self._engines[size]
 

@@ -14,6 +14,22 @@ Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``add_subparsers()`` returns: the ``sub`` every ``register(sub)`` receives."""
 
 TEXTS: dict[str, tuple[str, str | None]] = {
+    "book": (
+        "build or look into an opening book",
+        "An opening book: WTHOR positions with game counts and negamaxed search scores, "
+        "looked up under the 8 symmetries (see bitflip.search.book).",
+    ),
+    "book build": (
+        "build an opening book from WTHOR games",
+        "Every position reached by at least --min-games games within the first --max-ply moves"
+        " is a book node; its moves leaving the book are scored by one --depth search, and the"
+        " scores are negamaxed up the book's tree (as Edax builds its book).",
+    ),
+    "book show": (
+        "show the book moves of a position",
+        "The position's book score and games, and each move leading into the book with its "
+        "score (discs, side to move's view) and games.",
+    ),
     "convert": (
         "convert game files between formats (.txt, .ggf, .wtb; .obf)",
         "Convert by file extension: .txt transcripts (one game per line), .ggf (GGS records), "

@@ -45,6 +45,12 @@ def register(sub: Subparsers) -> None:
     p.add_argument("position", help="OBF board string or transcript")
     p.add_argument("-n", type=int, default=5, help="how many moves (default 5)")
     add_search_options(p)
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="search threads sharing the tables (lazy SMP; default 1)",
+    )
     p.set_defaults(func=run)
 
 
@@ -57,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError(f"the game is over in {board.obf()}")
     if args.n < 1:
         raise ValueError(f"-n must be >= 1, not {args.n}")
-    engine = Engine(args.level, evaluation=args.eval, size=board.size)
+    engine = Engine(args.level, evaluation=args.eval, size=board.size, threads=args.threads)
     engine.set_position(board)
     print(board)
     for s in engine.hint(args.n, limit_from(args)):

@@ -21,6 +21,7 @@ COMMANDS: tuple[str, ...] = (
     "analyze",
     "solve",
     "bench",
+    "book",
     "nboard",
     "arena",
     "perft",

@@ -26,9 +26,27 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--eval", default="default", help="evaluation function (default: default)")
     p.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MiB")
+    p.add_argument(
+        "--book",
+        default="none",
+        help="opening book: a file, 'default' (the shipped WTHOR book) or 'none' (default: none;"
+        " matches against Zebra are played with books off, and the book does not yet win games)",
+    )
+    p.add_argument(
+        "--book-randomness",
+        type=float,
+        default=0.0,
+        help="play any book move within this many discs of the best (default 0: the best)",
+    )
     p.add_argument("--name", default="bitflip", help="name sent with 'set myname'")
     p.add_argument(
         "--log", metavar="FILE", help="copy the conversation to FILE ('> ' in, '< ' out)"
+    )
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="search threads sharing the tables (lazy SMP; default 1)",
     )
     p.set_defaults(func=run)
 
@@ -40,7 +58,14 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.protocols.nboard import NBoardServer
 
     kwargs = {} if args.level is None else {"level": args.level}
-    engine = Engine(**kwargs, evaluation=args.eval, tt_mb=args.tt_mb)
+    engine = Engine(
+        **kwargs,
+        evaluation=args.eval,
+        tt_mb=args.tt_mb,
+        threads=args.threads,
+        book=args.book,
+        book_randomness=args.book_randomness,
+    )
     import io
 
     reconfigure = getattr(sys.stdout, "reconfigure", None)

@@ -32,6 +32,12 @@ def register(sub: Subparsers) -> None:
         "--skip", type=int, default=0, help="skip the first N positions (with --first: a range)"
     )
     p.add_argument("--tt-mb", type=int, default=256, help="transposition table size (MB)")
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="search threads sharing the tables (lazy SMP; default 1: node counts reproducible)",
+    )
     p.set_defaults(func=run)
 
 
@@ -65,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         if board.is_game_over():
             raise ValueError(f"{args.file}: the game is over in position {k} ({board.obf()})")
         if board.size not in engines:
-            engines[board.size] = Engine(tt_mb=args.tt_mb, size=board.size)
+            engines[board.size] = Engine(tt_mb=args.tt_mb, size=board.size, threads=args.threads)
         engine = engines[board.size]
         engine.new_game()
         engine.set_position(board)

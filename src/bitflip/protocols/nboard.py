@@ -17,9 +17,12 @@ stdin and one reply per line on stdout:
 ``go``                 ``=== f5/<eval>/<seconds>``; the position is *not* updated (NBoard
                        sends ``move`` when the move is really played)
 ``ping N``             stop thinking, then ``pong N``
-``learn``              ``learned`` (we keep no opening book)
+``learn``              ``learned`` (the opening book is built offline, not learned into)
 ``quit``               stop thinking and exit
 =====================  ===================================================================
+
+``go`` plays from the engine's opening book when it has one (``bitflip nboard --book
+default`` loads the shipped one), answering at once with the book's score.
 
 ``go`` and ``hint`` also report ``nodestats <nodes> <seconds>`` and, while a long search
 runs, ``status`` lines with its progress (at most one per ``status_interval`` seconds).

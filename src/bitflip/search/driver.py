@@ -13,7 +13,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -57,6 +57,9 @@ class SearchPlan:
     contempt: int = 0
     """Eval units a draw is worse than 0 for the side to move (midgame search only: exact
     scores on 8x8 are even disc counts, so contempt below 2 discs could not change a solve)."""
+    exclude: int = 0
+    """Root moves (a square bit mask) not to search: the book builder scores a position's
+    moves that leave its book."""
 
 
 @dataclass(frozen=True)
@@ -163,21 +166,49 @@ class _Iteration:
 
 
 class Searcher:
-    """One search thread's state: tables, buffers, evaluation, stop flag."""
+    """One search's state: tables, buffers, evaluation, stop flag; and its helper threads.
+
+    With ``threads`` > 1 the search is lazy SMP (:mod:`bitflip.search.smp`): helpers with
+    their own buffers and control arrays search the same root, in another root order, sharing
+    the transposition tables, and the first to finish answers.
+    """
 
     def __init__(
-        self, evaluation: Evaluation, *, tt_mb: float = 64, mpc: np.ndarray | None = None
+        self,
+        evaluation: Evaluation,
+        *,
+        tt_mb: float = 64,
+        mpc: np.ndarray | None = None,
+        threads: int = 1,
+        share: Searcher | None = None,
     ) -> None:
+        """``share``: another searcher whose tables (and evaluation) this one uses (a helper)."""
+        if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
+            raise ValueError(f"threads must be a whole number >= 1, not {threads!r}")
         self.evaluation = evaluation
-        self.ctx = SearchContext(
+        if share is not None:
+            tt, eg_tt, mpc = share.ctx.tt, share.ctx.eg_tt, share.ctx.mpc
+        else:
+            tt = TranspositionTable.allocate(tt_mb * 3 / 4)
+            eg_tt = TranspositionTable.allocate(tt_mb / 4)
+        self.ctx: SearchContext = SearchContext(
             kind=evaluation.kind,
             weights=evaluation.weights,
-            tt=TranspositionTable.allocate(tt_mb * 3 / 4),
-            eg_tt=TranspositionTable.allocate(tt_mb / 4),
+            tt=tt,
+            eg_tt=eg_tt,
             mpc=mpc if mpc is not None else np.zeros((1, 4), dtype=np.float64),
             ctl=new_control(),
         )
+        self.root_shift = 0
+        """Rotate the root moves by this many places before each pass (a helper's variety)."""
+        self.helpers = [Searcher(evaluation, share=self) for _ in range(threads - 1)]
+        for i, h in enumerate(self.helpers, 1):
+            h.root_shift = i
         self._lock = threading.Lock()
+
+    @property
+    def threads(self) -> int:
+        return 1 + len(self.helpers)
 
     def clear(self) -> None:
         self.ctx.tt.clear()
@@ -186,6 +217,8 @@ class Searcher:
     def stop(self) -> None:
         """Make the running search return as soon as possible (any thread)."""
         self.ctx.ctl[STOP] = 1
+        for h in self.helpers:
+            h.ctx.ctl[STOP] = 1
 
     # --- the search --------------------------------------------------------------------------
 
@@ -225,27 +258,34 @@ class Searcher:
             mpc_t=plan.selectivity if ctx.mpc.shape[0] > 1 else 0,
             contempt=plan.contempt,
         )
+        for h in self.helpers:
+            h.ctx.ctl[:] = ctl
         up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
         moves_mask = int(legal_moves(up, uo, um))
         if moves_mask == 0:
             if int(legal_moves(uo, up, um)) == 0:
                 raise ValueError("the game is over: there is nothing to search")
             # A forced pass: search the opponent's position and report PASS.
-            res, _ = self._search(o, p, mask, plan, None)
+            res, _ = self._search(o, p, mask, replace(plan, exclude=0), None)
             score = -res.score
             result = SearchResult(
                 PASS, score, [PASS, *res.pv], res.depth, res.nodes, res.time, res.exact, res.wld
             )
             return result, [MoveScore(PASS, score, res.depth, res.exact)]
-        moves = _bits(moves_mask)
+        if moves_mask & ~plan.exclude == 0:
+            raise ValueError("every root move is excluded: there is nothing to search")
+        moves = _bits(moves_mask & ~plan.exclude)
         moves.sort(key=lambda sq: _fast_order(p, o, mask, sq))
         timer = None
         if plan.hard_time is not None:
             timer = threading.Timer(max(plan.hard_time, 0.0), self.stop)
             timer.daemon = True
             timer.start()
+        req = _Request(p, o, mask, plan, on_info, t0)
+        # A node budget is kept by one thread: its search is reproducible.
+        helpers = self.helpers if plan.nodes is None else []
         try:
-            last = self._deepen(_Request(p, o, mask, plan, on_info, t0), moves)
+            last = self._deepen_smp(req, moves, helpers) if helpers else self._deepen(req, moves)
         finally:
             if timer is not None:
                 timer.cancel()
@@ -256,7 +296,7 @@ class Searcher:
             score=last.discs(last.score),
             pv=pv,
             depth=last.depth,
-            nodes=int(ctl[NODES]),
+            nodes=int(ctl[NODES]) + sum(int(h.ctx.ctl[NODES]) for h in helpers),
             time=elapsed,
             exact=last.exact,
             wld=last.wld,
@@ -264,6 +304,41 @@ class Searcher:
         ranked = sorted(last.scores.items(), key=lambda kv: -kv[1])
         scores = [MoveScore(m, last.discs(s), last.depth, last.exact) for m, s in ranked]
         return result, scores
+
+    def _deepen_smp(self, req: _Request, moves: list[int], helpers: list[Searcher]) -> _Iteration:
+        """:meth:`_deepen` here and in the helpers at once; the deepest (exact first) answer.
+
+        Helpers report nothing and keep no time: this thread's limits stop them all. A helper
+        that finishes first stops the others, and its answer is as good as ours.
+        """
+        results: list[_Iteration | None] = [None] * len(helpers)
+        quiet = replace(req, on_info=None, plan=replace(req.plan, soft_time=None))
+
+        def work(i: int, helper: Searcher) -> None:
+            results[i] = helper._deepen(quiet, moves)
+            if not helper.ctx.ctl[STOP]:
+                self.stop()
+
+        pool = [
+            threading.Thread(target=work, args=(i, h), name=f"bitflip-smp-{i + 1}", daemon=True)
+            for i, h in enumerate(helpers)
+        ]
+        for t in pool:
+            t.start()
+        try:
+            last = self._deepen(req, moves)
+        finally:
+            for h in helpers:
+                h.ctx.ctl[STOP] = 1
+            for t in pool:
+                t.join()
+        best = last
+        for it in results:
+            if it is not None and (it.exact, it.depth) > (best.exact, best.depth):
+                best = it
+        if best is not last and req.on_info is not None:
+            req.on_info(self._info(req, best))
+        return best
 
     def _deepen(self, req: _Request, moves: list[int]) -> _Iteration:
         ctl = self.ctx.ctl
@@ -342,7 +417,7 @@ class Searcher:
             return None
 
         root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl)
-        res = root.aspiration(moves, alpha, beta, widen)
+        res = root.aspiration(self._rotated(moves), alpha, beta, widen)
         if res is None:
             return None
         best = max(res, key=lambda r: r.score)
@@ -403,7 +478,11 @@ class Searcher:
         if guess is not None:
             alpha, beta = max(guess - width, -65), min(guess + width, 65)
         root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl)
-        return root.aspiration(moves, alpha, beta, widen)
+        return root.aspiration(self._rotated(moves), alpha, beta, widen)
+
+    def _rotated(self, moves: list[int]) -> list[int]:
+        k = self.root_shift % len(moves) if moves else 0
+        return moves[k:] + moves[:k]
 
     # --- reporting ---------------------------------------------------------------------------
 
@@ -413,7 +492,7 @@ class Searcher:
             depth=it.depth,
             score=it.discs(it.score),
             pv=self._pv(req.p, req.o, req.mask, it.best, it.exact, it.depth),
-            nodes=int(self.ctx.ctl[NODES]),
+            nodes=int(self.ctx.ctl[NODES]) + sum(int(h.ctx.ctl[NODES]) for h in self.helpers),
             time=it.elapsed,
             exact=it.exact,
             selectivity=_percent(plan.selectivity) if plan.selectivity and not it.exact else None,

@@ -70,6 +70,8 @@ class SearchResult:
     """True when the score is a proven endgame result."""
     wld: bool = False
     """True when the proven score says only win (+1), draw (0) or loss (-1)."""
+    book: bool = False
+    """True when the move comes from the opening book (its score is the book's)."""
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,11 @@ entry of the same position, else the older or shallower one. Keys and words are 
 in one buffer (``keys`` and ``data`` are strided views of it), so a bucket is 32 bytes in one
 cache line: a probe costs one cache miss, not two.
 
+Several search threads share one table without locks (lazy SMP, :mod:`bitflip.search.smp`):
+the key slot holds ``key ^ word``, so an entry torn by two threads writing at once no longer
+matches any position and reads as a miss, never as another position's score (Hyatt's
+lockless hashing). One thread sees exactly what a plain key would give.
+
 Scores are whatever unit the caller searches in (eval units in the midgame, discs in the
 endgame solver, which keeps its own table).
 """
@@ -65,8 +70,8 @@ def tt_probe(keys: np.ndarray, data: np.ndarray, key: np.uint64) -> tuple[bool, 
     """(found, score, depth, bound, move) of the entry for ``key``."""
     i = np.int64(key & np.uint64(keys.shape[0] - 1)) & ~np.int64(1)
     for j in range(i, i + 2):
-        if keys[j] == key:
-            d = data[j]
+        d = data[j]
+        if keys[j] ^ np.uint64(d) == key:
             if d == 0:
                 break
             score = np.int64(d & _SCORE_MASK) - _SCORE_OFFSET
@@ -90,8 +95,10 @@ def tt_store(
 ) -> None:
     """Store an entry, replacing the same position, else the older then the shallower one."""
     i = np.int64(key & np.uint64(keys.shape[0] - 1)) & ~np.int64(1)
-    if keys[i] == key or keys[i + 1] == key:
-        victim = i if keys[i] == key else i + 1
+    k0 = keys[i] ^ np.uint64(data[i])
+    k1 = keys[i + 1] ^ np.uint64(data[i + 1])
+    if k0 == key or k1 == key:
+        victim = i if k0 == key else i + 1
         # Same position: keep a deeper result of this search unless the new one is exact.
         old = data[victim]
         if (
@@ -115,8 +122,9 @@ def tt_store(
             victim = i if g0 != g else i + 1
         else:
             victim = i if ((d0 >> _DEPTH_SHIFT) & 255) <= ((d1 >> _DEPTH_SHIFT) & 255) else i + 1
-    keys[victim] = key
-    data[victim] = tt_pack(score, depth, bound, move, gen)
+    word = tt_pack(score, depth, bound, move, gen)
+    keys[victim] = key ^ np.uint64(word)
+    data[victim] = word
 
 
 @dataclass
