@@ -115,6 +115,17 @@ def add_subcommand(
     return sub.add_parser(command.split()[-1], help=summary, description=details)
 
 
+def add_threads_option(p: argparse.ArgumentParser) -> None:
+    """``--threads N`` of the searching commands (solve, hint, nboard)."""
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="search threads sharing the tables (lazy SMP; default 1: reproducible node counts, "
+        "and engines that share a machine do not fight over its cores)",
+    )
+
+
 def add_actions(sub: Subparsers, command: str) -> Subparsers:
     """A command that takes an ACTION first (``bitflip data build``); returns its subparsers."""
     p = add_subcommand(sub, command)

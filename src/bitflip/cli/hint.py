@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
 
 if TYPE_CHECKING:
     from bitflip.search.limits import Limit
@@ -45,12 +45,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("position", help="OBF board string or transcript")
     p.add_argument("-n", type=int, default=5, help="how many moves (default 5)")
     add_search_options(p)
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=1,
-        help="search threads sharing the tables (lazy SMP; default 1)",
-    )
+    add_threads_option(p)
     p.set_defaults(func=run)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
 
 
 def register(sub: Subparsers) -> None:
@@ -42,12 +42,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument(
         "--log", metavar="FILE", help="copy the conversation to FILE ('> ' in, '< ' out)"
     )
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=1,
-        help="search threads sharing the tables (lazy SMP; default 1)",
-    )
+    add_threads_option(p)
     p.set_defaults(func=run)
 
 

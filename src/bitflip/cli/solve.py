@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
 
 
 def register(sub: Subparsers) -> None:
@@ -32,12 +32,7 @@ def register(sub: Subparsers) -> None:
         "--skip", type=int, default=0, help="skip the first N positions (with --first: a range)"
     )
     p.add_argument("--tt-mb", type=int, default=256, help="transposition table size (MB)")
-    p.add_argument(
-        "--threads",
-        type=int,
-        default=1,
-        help="search threads sharing the tables (lazy SMP; default 1: node counts reproducible)",
-    )
+    add_threads_option(p)
     p.set_defaults(func=run)
 
 
