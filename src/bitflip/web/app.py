@@ -131,17 +131,7 @@ def create_app(
     ) -> list[api.GameListItem]:
         """Stored games, the most recently changed first; filtered by player or result."""
         return [
-            api.GameListItem(
-                id=g.id,
-                title=g.title,
-                opponent=g.opponent,
-                human=g.human,
-                size=g.size,
-                moves=g.moves,
-                updated=g.updated,
-                result=g.result,
-                score=g.score,
-            )
+            api.GameListItem.model_validate(g, from_attributes=True)
             for g in manager.store.list(limit, player=player, result=result)
         ]
 
