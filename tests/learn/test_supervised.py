@@ -153,8 +153,9 @@ def test_cli_train_and_test(
         main(["nn", "test", str(model), "--wthor", str(tmp_path / "shards"), "--device", "cpu"])
         == 0
     )
-    out = capsys.readouterr().out
-    assert "top1" in out and "top3" in out
+    captured = capsys.readouterr()
+    assert "top1" in captured.out and "top3" in captured.out
+    assert "nn test: reading" in captured.err and "nn test: evaluating" in captured.err
     assert main(["nn", "info", str(model)]) == 0
     assert '"kind": "policy"' in capsys.readouterr().out
     assert main(argv) == 2  # the run folder is taken and --resume was not given

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -25,6 +26,7 @@ def register(sub: Subparsers) -> None:
         help=".wtb files or folders, or training shards (.npz)",
     )
     t.add_argument("--device", default="auto", help="cpu, cuda or auto")
+    t.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     t.set_defaults(func=run_test)
     i = add_subcommand(nsub, "nn info")
     i.add_argument("model", type=Path)
@@ -36,14 +38,20 @@ def run_test(args: argparse.Namespace) -> int:
     from bitflip.learn.supervised import evaluate_loaded
     from bitflip.nn.checkpoint import load_model
 
+    def say(text: str) -> None:  # the work takes minutes: say what is going on
+        if not args.quiet:
+            print(f"nn test: {text}", file=sys.stderr, flush=True)
+
     loaded = load_model(args.model)
     parts = []
-    for path in args.wthor:
+    for i, path in enumerate(args.wthor, 1):
+        say(f"reading {path} ({i}/{len(args.wthor)})")
         if path.suffix == ".npz" or (path.is_dir() and any(path.glob("*.npz"))):
             parts.append(read_shards(path))
         else:
             parts.append(_wthor_positions(path))
     records = PositionBatch.concat(parts)
+    say(f"evaluating {len(records):,} positions")
     metrics = evaluate_loaded(loaded, records, args.device)
     print(f"{args.model.name} ({loaded.config.kind}) on {len(records)} positions:")
     for k, v in metrics.items():
