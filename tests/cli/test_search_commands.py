@@ -94,3 +94,15 @@ def test_python_dash_m_runs_the_command_line() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "perft(3) = 56" in out.stdout
+
+
+def test_a_binary_obf_file_is_named_in_the_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bitflip.cli.main import main
+
+    bad = tmp_path / "bin.obf"
+    bad.write_bytes(b"\x00\x01\xff\xfe\n")
+    assert main(["solve", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"{bad}:1: OBF" in err

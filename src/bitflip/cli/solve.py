@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if args.skip < 0 or (args.first is not None and args.first < 0):
         raise ValueError("--skip and --first take a number of positions, 0 or more")
     path = Path(args.file)
-    positions = obf.loads(path.read_text(), path=args.file)
+    positions = list(obf.read(path))  # a binary or garbled file is a FormatError naming it
     positions = positions[args.skip :]
     if args.first is not None:
         positions = positions[: args.first]
