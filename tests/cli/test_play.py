@@ -98,3 +98,18 @@ def test_a_port_in_use_is_one_line_naming_port(
     err = capsys.readouterr().err.strip()
     assert rc == 2 and len(err.splitlines()) == 1
     assert f"port {port} on 127.0.0.1 is in use" in err and "--port 0" in err
+
+
+def test_the_terminal_hint_is_bitflip_hint(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 17: one hint path, one meaning (the terminal gave +2.9 where hint gave +0.50)."""
+    from bitflip.cli.play import _hint_line
+    from bitflip.core.board import Board
+
+    assert main(["hint", "f5"]) == 0
+    cli = [line.split()[:2] for line in capsys.readouterr().out.splitlines() if "(depth" in line]
+    board = Board()
+    board.push("f5")
+    terminal = _hint_line(board).split(": ", 1)[1].split()
+    assert [[m, f"{float(s):+.1f}"] for m, s in cli] == [
+        terminal[i : i + 2] for i in range(0, len(terminal), 2)
+    ]
