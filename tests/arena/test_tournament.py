@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bitflip.agents import AgentSpecError
+from bitflip.arena.sprt import SequentialTest
 from bitflip.arena.store import Store
 from bitflip.arena.tournament import TournamentConfig, plan, run_tournament, sprt_match, validate
 
@@ -69,8 +70,7 @@ def test_sprt_gate_accepts_a_much_stronger_agent() -> None:
     r = sprt_match(
         "positional",
         "random",
-        elo0=0,
-        elo1=150,
+        test=SequentialTest(elo0=0, elo1=150),
         max_games=60,
         batch=10,
         openings="random:4",

@@ -189,10 +189,7 @@ def sprt_match(
     candidate: str,
     baseline: str,
     *,
-    elo0: float = 0.0,
-    elo1: float = 30.0,
-    alpha: float = 0.05,
-    beta: float = 0.05,
+    test: SequentialTest | None = None,
     max_games: int = 1000,
     batch: int | None = None,
     openings: str = "random:8",
@@ -206,7 +203,8 @@ def sprt_match(
     """Play colour-swapped pairs until the SPRT decides whether ``candidate`` beats ``baseline``.
 
     The learning loops' gate: ``sprt_match(new, best).decision == "H1"`` means the candidate is
-    better by about ``elo1`` with error rates ``alpha``/``beta``. Pairs are played in batches of
+    better by about the test's ``elo1`` (default ``SequentialTest(elo0=0, elo1=30)``) with its
+    error rates ``alpha``/``beta``; the games are added to ``test``. Pairs are played in batches of
     ``batch`` games (default: two per worker); the test stops at a decision or ``max_games``
     (then ``decision`` is None). With a ``store`` the games are kept, and a rerun resumes.
     """
@@ -227,7 +225,7 @@ def sprt_match(
     tasks = plan(cfg)
     step = batch or 2 * (workers or default_workers())
     step += step % 2
-    test = SequentialTest(elo0, elo1, alpha, beta)
+    test = test if test is not None else SequentialTest(elo0=0.0, elo1=30.0)
     have = {g.key: g for g in store.games(t.key for t in tasks)} if store is not None else {}
     cand = cfg.specs[0]
     result = test.result()

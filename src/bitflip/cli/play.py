@@ -9,22 +9,22 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
-from bitflip.cli._subcommand import Subparsers
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 DEFAULT_PORT = 8765
 
 
 def register(sub: Subparsers) -> None:
-    p = sub.add_parser(
+    p = add_subcommand(
+        sub,
         "play",
-        help="play, get hints and analyse games in the browser (or --terminal)",
-        description="Start the web app on localhost and open it in the browser. Games are kept "
+        "play, get hints and analyse games in the browser (or --terminal)",
+        "Start the web app on localhost and open it in the browser. Games are kept "
         "in a SQLite file and survive a restart; the JSON API is documented on /docs.",
     )
     p.add_argument("--terminal", action="store_true", help="play in the terminal instead")
     p.add_argument(
         "--opponent",
-        default=None,
         help="agent spec of the opponent (default: the engine at its default level); "
         "the web page may always choose it",
     )
@@ -45,7 +45,6 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument(
         "--db",
-        default=None,
         help="SQLite file of the games (default: $BITFLIP_HOME/games.sqlite, "
         "~/.local/share/bitflip/games.sqlite)",
     )

@@ -267,10 +267,7 @@ def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int)
     sp = cfg.selfplay
     n = min(sp.concurrent_games, sp.games_per_iteration - k * sp.concurrent_games)
     seed = cfg.seed * 1_000_003 + iteration * 1009 + k
-    mcts = selfplay_search(
-        policy_value, n, cfg.mcts, full_search_prob=sp.full_search_prob,
-        cheap_sims=sp.cheap_sims, exact_leaf_empties=sp.exact_leaf_empties, seed=seed,
-    )  # fmt: skip
+    mcts = selfplay_search(policy_value, n, cfg.mcts, sp, seed=seed)
     temp_moves = 0 if cfg.mcts.root == "gumbel" else sp.temp_moves  # Gumbel noise explores
     games = play_games(
         [mcts], np.zeros((n, 2), np.int64), record=True, temp_moves=temp_moves,

@@ -20,6 +20,7 @@ import numpy as np
 from bitflip.core.board import Board, Color
 from bitflip.core.geometry import board_mask
 from bitflip.engine import Engine
+from bitflip.learn.az_config import SelfPlayConfig
 from bitflip.learn.shards import NO_SCORE
 from bitflip.search.limits import Limit
 from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, SearchOutput, make_mcts
@@ -178,15 +179,16 @@ def selfplay_search(
     policy_value: PolicyValueFn,
     num_games: int,
     mcts: MCTSConfig,
-    *,
-    full_search_prob: float = 1.0,
-    cheap_sims: int = 16,
-    exact_leaf_empties: int = 0,
+    selfplay: SelfPlayConfig | None = None,
     seed: int = 0,
 ) -> BatchedMCTS:
-    """The searcher of a self-play shard: plain PUCT as before unless a switch asks for more."""
-    if exact_leaf_empties > 0:
-        policy_value = ExactLeafValues(policy_value, exact_leaf_empties)
-    if mcts.root == "puct" and full_search_prob >= 1.0:
+    """The searcher of a self-play shard: plain PUCT as before unless a switch of
+    ``selfplay`` (exact leaf values, playout caps) or a Gumbel root asks for more."""
+    sp = selfplay if selfplay is not None else SelfPlayConfig()
+    if sp.exact_leaf_empties > 0:
+        policy_value = ExactLeafValues(policy_value, sp.exact_leaf_empties)
+    if mcts.root == "puct" and sp.full_search_prob >= 1.0:
         return BatchedMCTS(policy_value, num_games, mcts, seed=seed)
-    return SelfPlaySearch(policy_value, num_games, mcts, full_search_prob, cheap_sims, seed=seed)
+    return SelfPlaySearch(
+        policy_value, num_games, mcts, sp.full_search_prob, sp.cheap_sims, seed=seed
+    )
