@@ -9,9 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from numba import njit
 
-from bitflip.core import bitboard as bb
 from bitflip.core.board import Board
 from bitflip.core.hashing import position_hash
 from bitflip.engine import load_engine_evaluation
@@ -22,26 +20,7 @@ from bitflip.search.driver import RootScore, Searcher, SearchPlan
 from bitflip.search.endgame import SolverBuffers, solve_kernel
 from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
 
-
-@njit(cache=False)
-def _brute(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
-    moves = bb.legal_moves(p, o, mask)
-    if moves == 0:
-        if bb.legal_moves(o, p, mask) == 0:
-            return bb.final_margin(p, o, mask)
-        return -_brute(o, p, mask)
-    best = -1000
-    while moves:
-        sq = bb.lowest_square(moves)
-        moves &= moves - bb.U1
-        f = bb.flips(p, o, sq)
-        best = max(best, -_brute(o ^ f, p | f | (bb.U1 << np.uint64(sq)), mask))
-    return best
-
-
-def brute_force(p: int, o: int, mask: int) -> int:
-    """Plain negamax to the end of the game: the obviously-correct exact score."""
-    return int(_brute(np.uint64(p), np.uint64(o), np.uint64(mask)))
+from ._exact import assert_fail_soft, brute_force, random_discs
 
 
 @pytest.fixture(scope="module")
@@ -101,27 +80,13 @@ def test_kernel_on_arbitrary_positions_within_any_window(
     # Random discs (not from a game) make passes and wipe-outs common near the end, the cases
     # the special code for the last empties writes out by hand.
     rng = np.random.default_rng(seed)
-    mask = Board(size=size).geometry.mask
-    squares = [sq for sq in range(64) if mask >> sq & 1]
-    rng.shuffle(squares)
-    p = o = 0
-    share = rng.choice([0.03, 0.2, 0.5, 0.8, 0.97])  # lopsided boards: more passes
-    for sq in squares[empties:]:
-        if rng.random() < share:
-            p |= 1 << sq
-        else:
-            o |= 1 << sq
+    p, o, mask = random_discs(rng, size, empties, [0.03, 0.2, 0.5, 0.8, 0.97])
     expected = brute_force(p, o, mask)
     alpha, beta = sorted(expected + w for w in window)  # near the score: tight bounds
     if alpha == beta:
         alpha, beta = -65, 65
     v = _kernel(p, o, TranspositionTable.allocate(1), window=(alpha, beta), mask=mask)
-    if v <= alpha:
-        assert expected <= v
-    elif v >= beta:
-        assert expected >= v
-    else:
-        assert v == expected
+    assert_fail_soft(v, alpha, beta, expected)
 
 
 @settings(max_examples=40, deadline=None)

@@ -7,25 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bitflip.core import bitboard as bb
-from bitflip.core.board import Board
 from bitflip.search.control import NODES, new_control
 from bitflip.search.endgame_small import SMALL_EMPTIES, _count_last_flips, solve_small
 
-
-def brute(p: int, o: int, mask: int) -> int:
-    """Plain negamax to the end in Python: the obviously-correct score."""
-    up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
-    moves = int(bb.legal_moves(up, uo, um))
-    if moves == 0:
-        if int(bb.legal_moves(uo, up, um)) == 0:
-            return int(bb.final_margin(up, uo, um))
-        return -brute(o, p, mask)
-    best = -1000
-    for sq in range(64):
-        if moves >> sq & 1:
-            q, r = bb.play(up, uo, sq)
-            best = max(best, -brute(int(q), int(r), mask))
-    return best
+from ._exact import assert_fail_soft, brute_force, random_discs
 
 
 @settings(max_examples=200, deadline=None)
@@ -49,26 +34,12 @@ def test_small_empties_solve_exactly_within_any_window(
 ) -> None:
     # Random discs (not from a game): passes and wipe-outs are common, the cases written out.
     rng = np.random.default_rng(seed)
-    mask = Board(size=size).geometry.mask
-    squares = [sq for sq in range(64) if mask >> sq & 1]
-    rng.shuffle(squares)
-    share = rng.choice([0.05, 0.5, 0.95])
-    p = o = 0
-    for sq in squares[empties:]:
-        if rng.random() < share:
-            p |= 1 << sq
-        else:
-            o |= 1 << sq
-    expected = brute(p, o, mask)
+    p, o, mask = random_discs(rng, size, empties, [0.05, 0.5, 0.95])
+    expected = brute_force(p, o, mask)
     alpha = expected + window[0] - window[1] // 2
     beta = alpha + window[1]
     empty = np.uint64(mask & ~(p | o))
     ctl = new_control()
     v = solve_small(np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), empty, empties, ctl)
     assert ctl[NODES] >= 1
-    if v <= alpha:
-        assert expected <= v
-    elif v >= beta:
-        assert expected >= v
-    else:
-        assert v == expected
+    assert_fail_soft(v, alpha, beta, expected)
