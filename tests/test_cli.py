@@ -111,3 +111,15 @@ def test_a_first_search_says_that_kernels_compile(
     assert capsys.readouterr().err == ""  # perft compiles no search kernel
     assert main(["hint", "--depth", "1", "f5"]) == 0
     assert capsys.readouterr().err.startswith("bitflip: compiling the search kernels once")
+
+
+def test_bad_numbers_are_refused_before_any_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 17: '--depth -3' was checked after the board was printed."""
+    for argv in (["hint", "--depth", "-3", "f5"], ["hint", "--time", "0", "f5"],
+                 ["solve", "x.obf", "--threads", "0"]):  # fmt: skip
+        with pytest.raises(SystemExit) as exc:
+            main(argv)
+        assert exc.value.code == 2
+        out = capsys.readouterr()
+        assert out.out == ""
+        assert "a whole number >= 1" in out.err or "a number > 0" in out.err

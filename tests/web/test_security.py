@@ -202,3 +202,11 @@ def test_answers_forbid_inline_script_and_framing(client: TestClient) -> None:
         assert "frame-ancestors 'none'" in csp and r.headers["x-content-type-options"] == "nosniff"
     refused = client.get("/api/games", headers={"Host": "evil.example"})
     assert "content-security-policy" in refused.headers
+
+
+def test_an_allowed_spec_must_name_an_agent() -> None:
+    from bitflip.agents import AgentSpecError
+    from bitflip.web.policy import OpponentPolicy
+
+    with pytest.raises(AgentSpecError, match="unknown agent 'nosuch'"):
+        OpponentPolicy.allowing(["nosuch:x=1"])

@@ -85,6 +85,8 @@ def validate(cfg: TournamentConfig) -> TournamentConfig:
         raise ValueError(f"board size must be 6 or 8, not {cfg.size}")
     if cfg.time_per_move is not None and cfg.time_per_move <= 0:
         raise ValueError(f"time per move must be positive, not {cfg.time_per_move}")
+    if cfg.build_timeout <= 0:
+        raise ValueError(f"the warm-up limit must be positive, not {cfg.build_timeout}")
     if cfg.workers is not None and cfg.workers < 1:
         raise ValueError(f"workers must be >= 1, not {cfg.workers}")
     specs = tuple(canonical_spec(s) for s in cfg.specs)

@@ -115,11 +115,33 @@ def add_subcommand(
     return sub.add_parser(command.split()[-1], help=summary, description=details)
 
 
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number >= 1, refused while parsing, before any output."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a whole number >= 1, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a whole number >= 1, not {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse type: a number > 0 (seconds, minutes), refused while parsing."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a number > 0, not {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"a number > 0, not {text}")
+    return value
+
+
 def add_threads_option(p: argparse.ArgumentParser) -> None:
     """``--threads N`` of the searching commands (solve, hint, nboard)."""
     p.add_argument(
         "--threads",
-        type=int,
+        type=positive_int,
         default=1,
         help="search threads sharing the tables (lazy SMP; default 1: reproducible node counts, "
         "and engines that share a machine do not fight over its cores)",

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.cli._subcommand import Subparsers, add_subcommand, positive_float
 
 # Options a --config TOML file may set (its [arena] table), with their argparse defaults.
 _DEFAULTS: dict[str, Any] = {
@@ -64,7 +64,7 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument(
         "--warmup-limit",
-        type=float,
+        type=positive_float,
         metavar="S",
         help="seconds to build an agent and play its warm-up move (default 300); a slower "
         "build loses, and so does every later game of that agent",

@@ -5,7 +5,13 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
+from bitflip.cli._subcommand import (
+    Subparsers,
+    add_subcommand,
+    add_threads_option,
+    positive_float,
+    positive_int,
+)
 
 if TYPE_CHECKING:
     from bitflip.search.limits import Limit
@@ -16,8 +22,10 @@ def add_search_options(p: argparse.ArgumentParser) -> None:
     from bitflip.search.levels import DEFAULT_LEVEL
 
     p.add_argument("--level", type=int, default=DEFAULT_LEVEL, help="engine level 1-20")
-    p.add_argument("--depth", type=int, default=None, help="search depth (instead of the level's)")
-    p.add_argument("--time", type=float, default=None, help="seconds per position")
+    p.add_argument(
+        "--depth", type=positive_int, default=None, help="search depth (instead of the level's)"
+    )
+    p.add_argument("--time", type=positive_float, default=None, help="seconds per position")
     p.add_argument("--eval", default="default", help="evaluation name")
 
 
@@ -25,10 +33,6 @@ def limit_from(args: argparse.Namespace) -> Limit | None:
     """The limit --depth and --time ask for (None: the level's own)."""
     from bitflip.search.limits import Limit
 
-    if args.depth is not None and args.depth < 1:
-        raise ValueError(f"depth must be >= 1, not {args.depth}")
-    if args.time is not None and args.time <= 0:
-        raise ValueError(f"time must be positive, not {args.time}")
     if args.depth is None and args.time is None:
         return None
     return Limit(depth=args.depth, time=args.time)

@@ -60,8 +60,15 @@ SAFE_AGENTS: dict[str, dict[str, _Bound | None]] = {
 
 
 def canonical(spec: str) -> str:
-    """The spec as the registry reads it, so that equal specs compare equal."""
-    return str(parse_spec(spec))
+    """The spec as the registry reads it, so that equal specs compare equal.
+
+    Raises:
+        AgentSpecError: a malformed spec, or one that names no registered agent.
+    """
+    parsed = parse_spec(spec)
+    if parsed.name not in agent_names():
+        raise AgentSpecError(f"unknown agent {parsed.name!r} in {spec!r}")
+    return str(parsed)
 
 
 @dataclass(frozen=True)
