@@ -39,7 +39,7 @@ from bitflip.search.control import (
     STOP,
 )
 from bitflip.search.endgame import EG_TYPE, EgState, SolverBuffers, solve_kernel
-from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, pick_next
+from bitflip.search.ordering import CORNERS, pick_next
 from bitflip.search.tt import (
     EXACT,
     LOWER,
@@ -157,11 +157,34 @@ def pvs_kernel(
         if v <= lo:
             return alpha
 
-    # Order the moves.
+    best = -INF
+    best_move: int = NO_MOVE
+    a = alpha
+    m = moves
+    # The hash move first, before the others are ordered: it cuts most cut nodes alone, and
+    # then the shallow ordering searches of the other moves would be wasted.
+    if hash_move != NO_MOVE and (moves >> np.uint64(hash_move)) & U1:
+        m &= ~(U1 << np.uint64(hash_move))
+        f = flips(p, o, hash_move)
+        if kind == KIND_PATTERNS:
+            play_indices(rows, ply, hash_move, f)
+        best = -pvs_kernel(
+            o ^ f, p | f | (U1 << np.uint64(hash_move)), mask, depth - 1, -beta, -a, ply + 1,
+            kind, weights, mid, eg, ctl,
+        )  # fmt: skip
+        if ctl[STOP] != 0:
+            return 0
+        best_move = hash_move
+        a = max(a, best)
+        if a >= beta:
+            tt_store(keys, data, key, best, depth, bound_of(best, alpha, beta), best_move,
+                     ctl[GENERATION])  # fmt: skip
+            return best
+
+    # Order the other moves.
     mv = buf_moves[ply]
     sc = buf_scores[ply]
     count = 0
-    m = moves
     sd = _sort_depth(depth)
     # A runtime (not literal) infinity: a literal argument would make numba compile, and
     # cache, a second specialisation of this recursive kernel, which then fails to load.
@@ -173,9 +196,7 @@ def pvs_kernel(
         f = flips(p, o, sq)
         np_ = o ^ f
         no = p | f | b
-        if sq == hash_move:
-            s = HASH_MOVE_BONUS
-        elif depth >= SORT_SEARCH_DEPTH:
+        if depth >= SORT_SEARCH_DEPTH:
             if kind == KIND_PATTERNS:
                 play_indices(rows, ply, sq, f)
             s = -pvs_kernel(np_, no, mask, sd, -inf, inf, ply + 1, kind, weights, mid, eg, ctl)
@@ -196,9 +217,7 @@ def pvs_kernel(
     if ctl[STOP] != 0:
         return 0
 
-    best = -INF
-    best_move: int = NO_MOVE
-    a = alpha
+    searched = 0 if best_move == NO_MOVE else 1
     for i in range(count):
         sq = pick_next(mv, sc, i, count)
         f = flips(p, o, sq)
@@ -208,9 +227,10 @@ def pvs_kernel(
             play_indices(rows, ply, sq, f)
         # PVS: the first move gets the full window, the others a null window first and a
         # re-search only when they land inside (alpha, beta).
-        lo = -beta if i == 0 else -a - 1
+        first = i + searched == 0
+        lo = -beta if first else -a - 1
         v = -pvs_kernel(np_, no, mask, depth - 1, lo, -a, ply + 1, kind, weights, mid, eg, ctl)
-        if i > 0 and a < v < beta:
+        if not first and a < v < beta:
             v = -pvs_kernel(
                 np_, no, mask, depth - 1, -beta, -a, ply + 1, kind, weights, mid, eg, ctl
             )
