@@ -60,7 +60,7 @@ SORT_SEARCH_DEPTH = 4
 @kernel()
 def _sort_depth(depth: int) -> int:
     # Depth of the ordering search at a node of remaining depth ``depth``.
-    return min((depth - SORT_SEARCH_DEPTH) // 2, 4)
+    return min((depth - SORT_SEARCH_DEPTH) // 2, 3)
 
 
 MidState = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
