@@ -42,6 +42,13 @@ TEXTS: dict[str, tuple[str, str | None]] = {
         "the same command resumes. --step runs one step of one iteration; --evaluate plays a "
         "net against baseline agents (the report's Table 1).",
     ),
+    "train labels": (
+        "label positions with the engine's own searches (for train patterns)",
+        "Draws WTHOR positions (some moved one random move off the game line), scores each with"
+        " the engine's search at a level (exact near the end) in worker processes, and writes "
+        "labels-*.npz chunks; killed, the same command resumes. Fit on them with "
+        "`bitflip train patterns` and labels = FOLDER (configs/patterns-labels.toml).",
+    ),
     "train patterns": (
         "fit the pattern-table evaluation on WTHOR games",
         "Regression of the pattern tables (one set per game phase) on positions of WTHOR games,"

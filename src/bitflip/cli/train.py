@@ -6,10 +6,24 @@ imports its learner (and torch) only when it runs.
 
 from __future__ import annotations
 
-from bitflip.cli import train_alphazero, train_patterns, train_qlearning, train_supervised, train_td
+from bitflip.cli import (
+    train_alphazero,
+    train_labels,
+    train_patterns,
+    train_qlearning,
+    train_supervised,
+    train_td,
+)
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-TRAINERS = (train_supervised, train_patterns, train_alphazero, train_td, train_qlearning)
+TRAINERS = (
+    train_supervised,
+    train_labels,
+    train_patterns,
+    train_alphazero,
+    train_td,
+    train_qlearning,
+)
 
 
 def register(sub: Subparsers) -> None:

@@ -67,6 +67,11 @@ class PatternsFitConfig:
     """Skip positions with fewer empties (0: keep all)."""
     out: str = "runs/patterns"
     """Run folder: dataset cache, checkpoints, the fitted weights file and its card."""
+    labels: str = ""
+    """A folder of search labels (:mod:`bitflip.learn.eval_labels`): fit on those positions and
+    scores instead of the WTHOR games' (the WTHOR keys then go unused; "": off)."""
+    init: str = ""
+    """Weights to start from: a weights file, or "default" for the shipped ones ("": zeros)."""
 
     @classmethod
     def from_toml(cls, path: str | Path) -> PatternsFitConfig:
@@ -104,6 +109,7 @@ class PatternsFitConfig:
             "holdout",
             "seed",
             "target",
+            "labels",
         )
         text = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]
@@ -289,6 +295,21 @@ def predict_raw(raw: np.ndarray, phases: np.ndarray, p: np.ndarray, o: np.ndarra
     return out
 
 
+def initial_weights(cfg: PatternsFitConfig) -> np.ndarray:
+    """The raw weights a fit starts from: zeros, or ``cfg.init``'s (same phases)."""
+    if not cfg.init:
+        return np.zeros((cfg.phases, LAYOUT.raw_stride), dtype=np.float64)
+    from bitflip.eval.weights import shipped_pattern_file
+
+    path = shipped_pattern_file() if cfg.init == "default" else Path(cfg.init)
+    if path is None:
+        raise OSError("init = 'default' but no pattern weights are shipped")
+    start = PatternWeights.load(path)
+    if not np.array_equal(start.phases, make_phase_map(cfg.phases)):
+        raise ValueError(f"{path}: its phases differ from phases = {cfg.phases}")
+    return start.raw.astype(np.float64)
+
+
 @dataclass
 class FitResult:
     """What a fit produced and how well it does."""
@@ -334,7 +355,16 @@ def fit_patterns(
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     cache = out / f"samples-{cfg.data_key()}.npz"
-    if cache.is_file():
+    if cfg.labels:
+        from bitflip.learn.eval_labels import load_labels
+
+        lp, lo, score, game = load_labels(cfg.labels)
+        keep = empties_many(lp, lo, FULL) >= cfg.min_empties
+        samples = Samples(lp[keep], lo[keep], score[keep].astype(np.float32), game[keep])
+        held = split_games(int(game.max(initial=0)) + 1, cfg.holdout, cfg.seed)
+        files = [f"search labels in {cfg.labels}"]
+        log(f"samples: {len(samples)} labelled positions from {cfg.labels}")
+    elif cache.is_file():
         try:
             with np.load(cache) as z:
                 samples = Samples(z["p"], z["o"], z["target"], z["game"])
@@ -368,7 +398,7 @@ def fit_patterns(
 
     phases = make_phase_map(cfg.phases)
     ckpt = out / f"checkpoint-{cfg.fit_key()}.npz"
-    raw = np.zeros((cfg.phases, LAYOUT.raw_stride), dtype=np.float64)
+    raw = initial_weights(cfg)
     start_epoch = 0
     history: list[float] = []
     if ckpt.is_file():
@@ -454,14 +484,17 @@ phase), {weights.n_phases} phases by number of empties.
   {r.train_games} games ({r.train_positions} positions) for training, {r.holdout_games} games
   ({r.holdout_positions} positions) held out.
 - Target: {
-        "the WTHOR theoretical score (perfect play from the file's depth, 24 empties in the FFO "
-        "base) down to that depth, then the final disc difference (throughout for files that "
+        "the scores of the engine's own searches of the positions (bitflip.learn.eval_labels: "
+        "midgame search, exact near the end)"
+        if cfg.labels
+        else "the WTHOR theoretical score (perfect play from the file's depth, 24 empties in the "
+        "FFO base) down to that depth, then the final disc difference (throughout for files that "
         "store no depth)"
         if cfg.target == "theoretical"
         else "the final disc difference"
     }, from the side to move's view.
 - Method: normalised LMS SGD, {cfg.epochs} epochs, learning rate {cfg.learning_rate} x
-  {cfg.decay}^epoch.
+  {cfg.decay}^epoch, starting from {f"the weights {cfg.init}" if cfg.init else "zeros"}.
 
 ## Held-out error
 

@@ -1,0 +1,199 @@
+"""Labels for the pattern fit from the engine's own searches.
+
+Strong engines fit their pattern weights to the scores of searches rather than to game
+results: a game's result carries every later mistake of its players, a search's score only
+the evaluation's error several plies further on, and none at all where the search reaches the
+end. This module makes such labels:
+
+* positions are drawn from WTHOR games, the same number for every count of empties in
+  ``[min_empties, max_empties]``; a share ``perturb`` of them is moved one random legal move
+  off the game line (the variety self-play with randomness would add, and positions the
+  engine meets in its own searches but humans avoid);
+* each gets the score of the engine's search at ``level`` (its midgame depth, and exact from
+  the level's endgame depth, so late positions get perfect-play scores), from the side to
+  move's view, in discs.
+
+Labels are written in chunks (``labels-NNNNN.npz``) by worker processes; a killed run resumes
+at the first missing chunk. ``bitflip train patterns`` then fits on them with
+``labels = "<out>"`` (see ``configs/patterns-labels.toml``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing as mp
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from bitflip.core.arrays import empties_many
+from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcount
+from bitflip.tomlconfig import check_keys, read_toml
+
+LABEL_FILES = "labels-*.npz"
+
+
+@dataclass(frozen=True)
+class LabelConfig:
+    """Settings of a labelling run (the ``[labels]`` table of a config file)."""
+
+    wthor: str = "wthor"
+    """A folder of .wtb files (or one file) to draw positions from; looked up in the data
+    folders (:mod:`bitflip.datadir`) when it is not a path that exists."""
+    first_year: int = 0
+    last_year: int = 2022
+    """Only files of these years (2023 stays unseen for benchmarks/eval.py)."""
+    positions: int = 100_000
+    """Positions to label in all."""
+    min_empties: int = 14
+    max_empties: int = 56
+    """Empties of the positions drawn (the same number for each count)."""
+    perturb: float = 0.5
+    """Share of positions moved one random legal move off the game line."""
+    level: int = 8
+    """Engine level of the labelling searches (depth, exact endgame depth, ProbCut)."""
+    chunk: int = 2000
+    """Positions per chunk file (the unit of resume)."""
+    workers: int = 2
+    """Processes labelling chunks (one engine on one thread each)."""
+    seed: int = 1
+    out: str = "runs/labels"
+
+    @classmethod
+    def from_toml(cls, path: str | Path) -> LabelConfig:
+        doc = read_toml(path)
+        doc = doc.get("labels", doc)
+        check_keys(doc, cls, str(path))
+        cfg = cls(**doc)
+        cfg.check()
+        return cfg
+
+    def check(self) -> None:
+        if not 0 <= self.min_empties <= self.max_empties <= 59:
+            raise ValueError("need 0 <= min_empties <= max_empties <= 59")
+        if not 0.0 <= self.perturb <= 1.0:
+            raise ValueError(f"perturb must be in [0, 1], not {self.perturb}")
+        for name in ("positions", "chunk", "workers", "level"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1")
+
+    def key(self) -> str:
+        """Hash of the settings the labels depend on (chunks of another key are not reused)."""
+        d = {k: v for k, v in asdict(self).items() if k not in ("workers", "out")}
+        return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
+
+
+def draw_positions(cfg: LabelConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(player, opponent, game) of the positions to label, in a seeded order."""
+    from bitflip.learn.datasets import GameSource, positions_from_games
+    from bitflip.learn.patterns_fit import PatternsFitConfig, load_games
+
+    games = load_games(
+        PatternsFitConfig(wthor=cfg.wthor, first_year=cfg.first_year, last_year=cfg.last_year)
+    )
+    batch, _ = positions_from_games(GameSource(games.moves))
+    rng = np.random.default_rng(cfg.seed)
+    e = empties_many(batch.player, batch.opponent, FULL)
+    counts = range(cfg.min_empties, cfg.max_empties + 1)
+    per = -(-cfg.positions // len(counts))
+    picked = []
+    for n in counts:
+        rows = np.flatnonzero(e == n)
+        if len(rows):
+            picked.append(rng.choice(rows, min(per, len(rows)), replace=False))
+    idx = rng.permutation(np.concatenate(picked))[: cfg.positions]
+    p, o = batch.player[idx].copy(), batch.opponent[idx].copy()
+    for i in np.flatnonzero(rng.random(len(idx)) < cfg.perturb):
+        p[i], o[i] = _random_step(p[i], o[i], rng)
+    return p, o, batch.game[idx].astype(np.int32)
+
+
+def _random_step(p: np.uint64, o: np.uint64, rng: np.random.Generator) -> tuple[int, int]:
+    # One random legal move; a position whose child must pass or ends stays as it is.
+    moves = np.uint64(legal_moves(p, o, FULL))
+    k = int(rng.integers(int(popcount(moves))))
+    for _ in range(k):
+        moves &= moves - np.uint64(1)
+    q, r = (np.uint64(x) for x in play(p, o, int(lowest_square(moves))))
+    if legal_moves(q, r, FULL) == 0:
+        return int(p), int(o)
+    return int(q), int(r)
+
+
+def label_chunk(p: np.ndarray, o: np.ndarray, level: int) -> np.ndarray:
+    """The engine's score (discs, mover's view) of every position at ``level``."""
+    from bitflip.core.board import Board, Color
+    from bitflip.engine import Engine
+    from bitflip.search.limits import Limit
+
+    engine = Engine(level=level, tt_mb=32)
+    out = np.zeros(len(p), np.float32)
+    for i in range(len(p)):
+        board = Board()
+        board.black, board.white, board.turn = int(p[i]), int(o[i]), Color.BLACK
+        engine.set_position(board)
+        out[i] = engine.go(Limit(level=level)).score
+    return out
+
+
+def _work(args: tuple[str, np.ndarray, np.ndarray, np.ndarray, int]) -> str:
+    path, p, o, game, level = args
+    scores = label_chunk(p, o, level)
+    tmp = Path(path).with_suffix(".tmp.npz")
+    np.savez(tmp, p=p, o=o, game=game, score=scores)
+    tmp.replace(path)
+    return path
+
+
+def make_labels(cfg: LabelConfig, progress: Callable[[int, int], None] | None = None) -> list[Path]:
+    """Label the configured positions (resuming) and return the chunk files."""
+    from bitflip.core.parallel import single_thread_process
+
+    cfg.check()
+    out = Path(cfg.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "labels.json").write_text(json.dumps({"key": cfg.key(), **asdict(cfg)}, indent=1))
+    p, o, game = draw_positions(cfg)
+    paths = [out / f"labels-{cfg.key()}-{k:05d}.npz" for k in range(-(-len(p) // cfg.chunk))]
+    todo = []
+    for k, path in enumerate(paths):
+        if not path.is_file():
+            s = slice(k * cfg.chunk, (k + 1) * cfg.chunk)
+            todo.append((str(path), p[s], o[s], game[s], cfg.level))
+    done = len(paths) - len(todo)
+    if progress:
+        progress(done, len(paths))
+    if cfg.workers == 1:
+        for job in todo:
+            _work(job)
+            done += 1
+            if progress:
+                progress(done, len(paths))
+    else:
+        ctx = mp.get_context("spawn")
+        with ctx.Pool(cfg.workers, initializer=single_thread_process) as pool:
+            for _ in pool.imap_unordered(_work, todo):
+                done += 1
+                if progress:
+                    progress(done, len(paths))
+    return paths
+
+
+def load_labels(folder: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(player, opponent, score, game) of every finished chunk in ``folder``."""
+    files = sorted(Path(folder).glob(LABEL_FILES))
+    if not files:
+        raise OSError(f"no label chunks ({LABEL_FILES}) in {folder}")
+    parts: dict[str, list[np.ndarray]] = {"p": [], "o": [], "score": [], "game": []}
+    for f in files:
+        try:
+            with np.load(f) as z:
+                for k in parts:
+                    parts[k].append(z[k])
+        except (ValueError, KeyError, OSError, EOFError) as exc:
+            raise ValueError(f"{f}: corrupt label chunk ({exc}); delete it") from exc
+    p, o, score, game = (np.concatenate(parts[k]) for k in ("p", "o", "score", "game"))
+    return p, o, score, game

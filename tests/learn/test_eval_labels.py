@@ -1,0 +1,82 @@
+"""Search labels for the pattern fit (bitflip.learn.eval_labels) and the fit on them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from bitflip.cli.main import main
+from bitflip.core.bitboard import FULL, legal_moves
+from bitflip.core.board import Board
+from bitflip.learn.eval_labels import LabelConfig, label_chunk, load_labels
+from bitflip.learn.exact import solve
+from bitflip.learn.patterns_fit import PatternsFitConfig, initial_weights
+
+
+def test_labels_near_the_end_are_exact() -> None:
+    # Level 8 solves from 16 empties: the label is the perfect-play margin.
+    b = Board("--XXXXXXOOOOOOXXOOOOOOXXOOXOOXXXXOXOXOXXOOOXXXXXOO----------OOOO X")
+    p, o = (np.uint64(x) for x in b.side_bitboards())
+    assert bin(int(~(p | o)) & (2**64 - 1)).count("1") <= 16
+    score = label_chunk(np.array([p]), np.array([o]), level=8)[0]
+    assert score == solve(p, o, FULL)
+
+
+def test_config_is_checked(tmp_path: Path) -> None:
+    cfg = tmp_path / "l.toml"
+    cfg.write_text("[labels]\nperturb = 2.0\n")
+    with pytest.raises(ValueError, match="perturb"):
+        LabelConfig.from_toml(cfg)
+    cfg.write_text("[labels]\nlevle = 3\n")
+    with pytest.raises(ValueError, match="levle"):
+        LabelConfig.from_toml(cfg)
+
+
+def test_init_weights_must_match_the_phases(tmp_path: Path) -> None:
+    assert initial_weights(PatternsFitConfig(phases=4)).any() == False  # noqa: E712 (zeros)
+    start = initial_weights(PatternsFitConfig(init="default"))
+    assert start.shape[0] == 15 and start.any()
+    with pytest.raises(ValueError, match="phases"):
+        initial_weights(PatternsFitConfig(init="default", phases=4))
+
+
+def test_corrupt_chunk_is_named(tmp_path: Path) -> None:
+    (tmp_path / "labels-x-00000.npz").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match="labels-x-00000.npz"):
+        load_labels(tmp_path)
+    with pytest.raises(OSError, match="no label chunks"):
+        load_labels(tmp_path / "empty")
+
+
+@pytest.mark.slow
+def test_label_and_fit_commands_resume(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "labels"
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        f'[labels]\nwthor = "{shared_data / "wthor" / "WTH_2001.wtb"}"\npositions = 60\n'
+        f'chunk = 20\nworkers = 1\nlevel = 3\nmin_empties = 10\nmax_empties = 50\n'
+        f'out = "{out}"\n'
+        f'[patterns]\nlabels = "{out}"\ninit = "default"\nepochs = 1\nlearning_rate = 0.05\n'
+        f'holdout = 0.3\nout = "{tmp_path / "fit"}"\n'
+    )  # fmt: skip
+    assert main(["train", "labels", "--config", str(cfg)]) == 0
+    chunks = sorted(out.glob("labels-*.npz"))
+    assert len(chunks) == 3
+    p, o, score, _ = load_labels(out)
+    assert len(p) == 60 and np.abs(score).max() <= 64
+    assert all(legal_moves(a, b, FULL) for a, b in zip(p, o, strict=True))
+    # A lost chunk is made again; the others are kept as they are.
+    kept = chunks[1].stat().st_mtime_ns
+    chunks[0].unlink()
+    assert main(["train", "labels", "--config", str(cfg)]) == 0
+    assert chunks[0].is_file() and chunks[1].stat().st_mtime_ns == kept
+    capsys.readouterr()
+    assert main(["train", "patterns", "--config", str(cfg)]) == 0
+    text = capsys.readouterr().out
+    assert "labelled positions" in text and "held-out MAE" in text
+    card = next((tmp_path / "fit").glob("patterns-*.md")).read_text()
+    assert "engine's own searches" in card and "starting from the weights default" in card
