@@ -92,6 +92,7 @@ def bitflip_perft(min_time: float) -> list[Row]:
 
     rows.append(("perft(7)", "bitflip Board.children()", _timed(lambda: kids(Board(), 7),
                  min_time), "leaves/s"))  # fmt: skip
+    from bitflip.core import arrays
     from bitflip.core.arrays import successors, successors_many
 
     full = 0xFFFFFFFFFFFFFFFF
@@ -107,6 +108,8 @@ def bitflip_perft(min_time: float) -> list[Row]:
     p0, o0 = Board().side_bitboards()
     rows.append(("perft(7)", "bitflip core.arrays.successors", _timed(lambda: succ(p0, o0, 7),
                  min_time), "leaves/s"))  # fmt: skip
+    if "successors_list" in dir(arrays):
+        rows += successors_list_perft(arrays.successors_list, p0, o0, min_time)
 
     def breadth_first(d: int) -> int:
         # Every ply of the tree in one call; the last ply is played, not counted.
@@ -120,6 +123,34 @@ def bitflip_perft(min_time: float) -> list[Row]:
     rows.append(("perft(7)", "bitflip core.arrays.successors_many, breadth first",
                  _timed(lambda: breadth_first(7), min_time), "leaves/s"))  # fmt: skip
     return rows
+
+
+def successors_list_perft(kids: Any, p0: int, o0: int, min_time: float) -> list[Row]:
+    """perft(7) by ``successors_list``, written like the others and as list comprehensions."""
+    full = 0xFFFFFFFFFFFFFFFF
+
+    def gen(p: int, o: int, d: int) -> int:
+        cs = kids(p, o, full)
+        if not cs:
+            return 1
+        if d == 2:
+            return sum(max(legal.bit_count(), 1) for _, _, _, legal in cs)
+        return sum(gen(cp, co, d - 1) for _, cp, co, _ in cs)
+
+    def comp(p: int, o: int, d: int) -> int:
+        cs = kids(p, o, full)
+        if not cs:
+            return 1
+        if d == 2:
+            return sum([c[3].bit_count() or 1 for c in cs])
+        return sum([comp(c[1], c[2], d - 1) for c in cs])
+
+    return [
+        ("perft(7)", "bitflip core.arrays.successors_list", _timed(lambda: gen(p0, o0, 7),
+         min_time), "leaves/s"),
+        ("perft(7)", "bitflip core.arrays.successors_list, list comprehensions",
+         _timed(lambda: comp(p0, o0, 7), min_time), "leaves/s"),
+    ]  # fmt: skip
 
 
 def rust_reversi_perft(min_time: float) -> list[Row]:
@@ -157,11 +188,26 @@ def rust_reversi_perft(min_time: float) -> list[Row]:
             return kids(c, d - 1)
         return sum(kids(c, d - 1) for c in cs)
 
+    def comp(b: Any, d: int) -> int:
+        # As successors_list's list comprehensions: the last ply's legal moves counted inline.
+        cs = b.get_child_boards()
+        if not cs:
+            if b.is_game_over():
+                return 1
+            c = b.clone()
+            c.do_pass()
+            cs = [c]
+        if d == 2:
+            return sum([c.get_legal_moves().bit_count() or 1 for c in cs])
+        return sum([comp(c, d - 1) for c in cs])
+
     return [
         ("perft(7)", "rust-reversi clone + do_move", _timed(lambda: clone(rr.Board(), 7),
          min_time), "leaves/s"),
         ("perft(7)", "rust-reversi get_child_boards", _timed(lambda: kids(rr.Board(), 7),
          min_time), "leaves/s"),
+        ("perft(7)", "rust-reversi get_child_boards, list comprehensions",
+         _timed(lambda: comp(rr.Board(), 7), min_time), "leaves/s"),
     ]  # fmt: skip
 
 
