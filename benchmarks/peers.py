@@ -1,15 +1,16 @@
 """bitflip from Python against its Python peers, each measure at three thread settings.
 
-    PYTHONPATH=src python benchmarks/peers.py [--azg DIR] [--min-time S]
+    PYTHONPATH=src python benchmarks/peers.py [--azg DIR] [--min-time S] [--only NAMES]
 
 Peers, measured when importable and skipped with a note when not (none is a bitflip
 dependency): rust-reversi (``pip install rust-reversi``), creversi-python (``pip install
 creversi-python``) and alpha-zero-general (not on PyPI: clone it and pass its folder as
 ``--azg``; its ``stringRepresentation`` uses ``ndarray.tostring``, gone in NumPy 2.3, so it is
-given ``tobytes`` here). Every measure runs in a fresh process three times: numba on one
-thread (``NUMBA_NUM_THREADS=1``), numba's default threads, and the default with a busy-loop
-process on every other core. A rate is the median of repeated runs. Results are recorded in
-benchmarks/RESULTS-python-api.md.
+given ``tobytes`` here). Every measure runs in a fresh process three times: numba and torch
+on one thread (``NUMBA_NUM_THREADS=1 OMP_NUM_THREADS=1``), their default threads, and the
+default with a busy-loop process on every other core. ``--only`` picks measures by function
+name (``bitflip_perft,net_mcts``), ``--modes`` the columns. A rate is the median of repeated
+runs. Results are recorded in benchmarks/RESULTS-python-api.md.
 
 What each measure does:
 - perft(7) leaves/s from the start, convention A (a pass is a ply, an ended game one leaf);
@@ -21,6 +22,9 @@ What each measure does:
 - MCTS, zero-cost network (uniform priors, value 0, preallocated): simulations/s of one game
   with one leaf per network call, and of 256 games batched (bitflip only: alpha-zero-general
   has no batched search).
+- MCTS with a real network (``net_mcts``, needs torch): the shipped 8x8 net
+  (``NetPolicyValue``, torch threads chosen per call), simulations/s of the ``mcts`` agent
+  (one game, 8 leaves a call) and of 64 games batched (512 leaves a call).
 """
 
 from __future__ import annotations
@@ -88,6 +92,7 @@ def bitflip_perft(min_time: float) -> list[Row]:
 
     rows.append(("perft(7)", "bitflip Board.children()", _timed(lambda: kids(Board(), 7),
                  min_time), "leaves/s"))  # fmt: skip
+    from bitflip.core import arrays
     from bitflip.core.arrays import successors, successors_many
 
     full = 0xFFFFFFFFFFFFFFFF
@@ -103,6 +108,8 @@ def bitflip_perft(min_time: float) -> list[Row]:
     p0, o0 = Board().side_bitboards()
     rows.append(("perft(7)", "bitflip core.arrays.successors", _timed(lambda: succ(p0, o0, 7),
                  min_time), "leaves/s"))  # fmt: skip
+    if "successors_list" in dir(arrays):
+        rows += successors_list_perft(arrays.successors_list, p0, o0, min_time)
 
     def breadth_first(d: int) -> int:
         # Every ply of the tree in one call; the last ply is played, not counted.
@@ -116,6 +123,34 @@ def bitflip_perft(min_time: float) -> list[Row]:
     rows.append(("perft(7)", "bitflip core.arrays.successors_many, breadth first",
                  _timed(lambda: breadth_first(7), min_time), "leaves/s"))  # fmt: skip
     return rows
+
+
+def successors_list_perft(kids: Any, p0: int, o0: int, min_time: float) -> list[Row]:
+    """perft(7) by ``successors_list``, written like the others and as list comprehensions."""
+    full = 0xFFFFFFFFFFFFFFFF
+
+    def gen(p: int, o: int, d: int) -> int:
+        cs = kids(p, o, full)
+        if not cs:
+            return 1
+        if d == 2:
+            return sum(max(legal.bit_count(), 1) for _, _, _, legal in cs)
+        return sum(gen(cp, co, d - 1) for _, cp, co, _ in cs)
+
+    def comp(p: int, o: int, d: int) -> int:
+        cs = kids(p, o, full)
+        if not cs:
+            return 1
+        if d == 2:
+            return sum([c[3].bit_count() or 1 for c in cs])
+        return sum([comp(c[1], c[2], d - 1) for c in cs])
+
+    return [
+        ("perft(7)", "bitflip core.arrays.successors_list", _timed(lambda: gen(p0, o0, 7),
+         min_time), "leaves/s"),
+        ("perft(7)", "bitflip core.arrays.successors_list, list comprehensions",
+         _timed(lambda: comp(p0, o0, 7), min_time), "leaves/s"),
+    ]  # fmt: skip
 
 
 def rust_reversi_perft(min_time: float) -> list[Row]:
@@ -153,11 +188,26 @@ def rust_reversi_perft(min_time: float) -> list[Row]:
             return kids(c, d - 1)
         return sum(kids(c, d - 1) for c in cs)
 
+    def comp(b: Any, d: int) -> int:
+        # As successors_list's list comprehensions: the last ply's legal moves counted inline.
+        cs = b.get_child_boards()
+        if not cs:
+            if b.is_game_over():
+                return 1
+            c = b.clone()
+            c.do_pass()
+            cs = [c]
+        if d == 2:
+            return sum([c.get_legal_moves().bit_count() or 1 for c in cs])
+        return sum([comp(c, d - 1) for c in cs])
+
     return [
         ("perft(7)", "rust-reversi clone + do_move", _timed(lambda: clone(rr.Board(), 7),
          min_time), "leaves/s"),
         ("perft(7)", "rust-reversi get_child_boards", _timed(lambda: kids(rr.Board(), 7),
          min_time), "leaves/s"),
+        ("perft(7)", "rust-reversi get_child_boards, list comprehensions",
+         _timed(lambda: comp(rr.Board(), 7), min_time), "leaves/s"),
     ]  # fmt: skip
 
 
@@ -293,6 +343,29 @@ def bitflip_mcts(min_time: float) -> list[Row]:
     return rows
 
 
+def net_mcts(min_time: float) -> list[Row]:
+    try:
+        from bitflip.nn.agents import shipped_az_net
+        from bitflip.nn.policy_value import NetPolicyValue
+    except ImportError:
+        return [("MCTS, 8x8 net", "bitflip", None, "torch not installed")]
+    from bitflip import Board
+    from bitflip.search.mcts import BatchedMCTS, MCTSConfig
+    from bitflip.search.mcts.agent import MCTSAgent
+
+    ev = NetPolicyValue.from_file(shipped_az_net(8), "cpu")
+    agent = MCTSAgent(200, ev)
+    rows: list[Row] = [("MCTS agent, 8x8 net, one game, 8 leaves a call", "bitflip mcts agent",
+                        _timed(lambda: (agent.select_move(Board()), 200)[1], min_time),
+                        "sims/s")]  # fmt: skip
+    b, games = Board(), 64
+    mcts = BatchedMCTS(ev, games, MCTSConfig(sims=32))
+    p, o = np.full(games, b.black, np.uint64), np.full(games, b.white, np.uint64)
+    rate = _timed(lambda: int(mcts.search(p, o).visits.sum()), min_time)
+    rows.append(("MCTS, 8x8 net, 64 games batched", "bitflip BatchedMCTS", rate, "sims/s"))
+    return rows
+
+
 def azg_mcts(min_time: float, azg: str | None) -> list[Row]:
     what = "MCTS one game, one leaf a call"
     if not azg or not os.path.isdir(azg):
@@ -327,12 +400,15 @@ def azg_mcts(min_time: float, azg: str | None) -> list[Row]:
 # --- driver --------------------------------------------------------------------------------
 
 
-def measure_all(min_time: float, azg: str | None) -> list[Row]:
+MEASURES = ("bitflip_perft", "rust_reversi_perft", "creversi_perft", "legal_batch",
+            "vector_env", "bitflip_mcts", "azg_mcts", "net_mcts")  # fmt: skip
+
+
+def measure_all(min_time: float, azg: str | None, only: list[str]) -> list[Row]:
     rows: list[Row] = []
-    for fn in (bitflip_perft, rust_reversi_perft, creversi_perft, legal_batch, vector_env,
-               bitflip_mcts):  # fmt: skip
-        rows += fn(min_time)
-    rows += azg_mcts(min_time, azg)
+    for name in only:
+        fn = globals()[name]
+        rows += fn(min_time, azg) if name == "azg_mcts" else fn(min_time)
     return rows
 
 
@@ -341,16 +417,17 @@ MODES = ("1 thread", "default threads", "default threads + busy cores")
 
 def run_mode(mode: str, args: argparse.Namespace) -> list[Row]:
     env = dict(os.environ)
-    if mode == "1 thread":
-        env["NUMBA_NUM_THREADS"] = "1"
-    else:
-        env.pop("NUMBA_NUM_THREADS", None)
+    for var in ("NUMBA_NUM_THREADS", "OMP_NUM_THREADS"):
+        env.pop(var, None)
+        if mode == "1 thread":
+            env[var] = "1"
     busy = []
-    if mode.endswith("busy"):
+    if "busy" in mode:
         for _ in range((os.cpu_count() or 2) - 1):
             busy.append(subprocess.Popen([sys.executable, "-c", "while True: pass"]))
     try:
-        cmd = [sys.executable, __file__, "--child", "--min-time", str(args.min_time)]
+        cmd = [sys.executable, __file__, "--child", "--min-time", str(args.min_time),
+               "--only", args.only]  # fmt: skip
         if args.azg:
             cmd += ["--azg", args.azg]
         out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
@@ -378,10 +455,12 @@ def main() -> None:
     ap.add_argument(
         "--modes", default=",".join(MODES), help="comma-separated subset of " + str(MODES)
     )
+    ap.add_argument("--only", default=",".join(MEASURES),
+                    help="comma-separated subset of " + str(MEASURES))  # fmt: skip
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
-        print(json.dumps(measure_all(args.min_time, args.azg)))
+        print(json.dumps(measure_all(args.min_time, args.azg, args.only.split(","))))
         return
     results = {mode: run_mode(mode, args) for mode in args.modes.split(",")}
     first = next(iter(results.values()))

@@ -18,6 +18,7 @@ from bitflip.core.arrays import (
     play_many,
     random_moves,
     successors,
+    successors_list,
     successors_many,
     symmetry_square_table,
     transform_many,
@@ -120,6 +121,18 @@ def test_successors_are_the_boards_children_in_move_order() -> None:
             cp, co = bb.play(p[i], o[i], int(row[SUCC_MOVE]))
             assert (row[SUCC_PLAYER], row[SUCC_OPPONENT]) == (cp, co)
             assert row[SUCC_LEGAL] == bb.legal_moves(np.uint64(cp), np.uint64(co), mask)
+
+
+def test_successors_list_is_successors_as_python_ints() -> None:
+    p, o = _positions(30, seed=4)
+    done, must_pass = Board("X" * 64 + " O"), Board("-" * 61 + "XOO" + " X")
+    for cp, co in [*zip(p, o, strict=True), done.side_bitboards(), must_pass.side_bitboards()]:
+        kids = successors_list(int(cp), int(co), bb.FULL)
+        assert kids == [tuple(row) for row in successors(cp, co, bb.FULL).tolist()]
+        assert all(type(x) is int for kid in kids for x in kid)
+    assert successors_list(*done.side_bitboards(), bb.FULL) == []
+    assert [k[0] for k in successors_list(*must_pass.side_bitboards(), bb.FULL)] == [PASS]
+    assert successors_list(2**63, 2**62, bb.FULL) == [(61, 0, 2**63 + 2**62 + 2**61, 0)]  # bit 63
 
 
 def test_successors_many_is_successors_of_each_position() -> None:

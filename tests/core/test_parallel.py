@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numba
 import numpy as np
 import pytest
@@ -31,13 +33,33 @@ def test_serial_and_parallel_twins_compute_the_same() -> None:
 def test_threads_only_for_big_calls_on_idle_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel.numba, "get_num_threads", lambda: 8)
     monkeypatch.setattr(parallel.os, "cpu_count", lambda: 4)
-    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (1.0, 1.0, 1.0))
+    monkeypatch.setattr(parallel, "busy_cores", lambda: 1.0)
     assert parallel.threads_for(parallel.PARALLEL_MIN_WORK - 1) == 1
     assert parallel.threads_for(parallel.PARALLEL_MIN_WORK) == 4  # this process + 3 idle cores
-    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (2.5, 1.0, 1.0))
+    assert parallel.threads_for(parallel.PARALLEL_MIN_WORK, most=2) == 2  # torch's pool size
+    assert parallel.threads_for(parallel.PARALLEL_MIN_WORK, most=1) == 1
+    monkeypatch.setattr(parallel, "busy_cores", lambda: 2.5)
     assert parallel.threads_for(10**9) == 2
-    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (4.0, 1.0, 1.0))
+    monkeypatch.setattr(parallel, "busy_cores", lambda: 4.0)
     assert parallel.threads_for(10**9) == 1
+
+
+def test_busy_cores_counts_jobs_the_load_average_has_not_seen(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A busy loop started seconds ago is runnable now but not yet in the load average."""
+    real_open = open
+    fake = tmp_path / "loadavg"
+    monkeypatch.setattr(parallel, "open", lambda path: real_open(fake), raising=False)
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (0.2, 0.1, 0.1))
+    fake.write_text("0.20 0.10 0.10 3/120 4567\n")
+    assert parallel.busy_cores() == 3.0
+    fake.write_text("0.20 0.10 0.10 1/120 4567\n")
+    assert parallel.busy_cores() == 1.0
+    monkeypatch.setattr(parallel.os, "getloadavg", lambda: (2.5, 0.1, 0.1))
+    assert parallel.busy_cores() == 2.5
+    fake.write_text("garbled\n")
+    assert parallel.busy_cores() == 2.5
 
 
 def test_single_thread_process_leaves_what_the_user_set(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,7 +10,7 @@ from typing import cast
 import numpy as np
 
 from bitflip.core import bitboard as bb
-from bitflip.core.arrays import successors
+from bitflip.core.arrays import successors_list
 from bitflip.core.geometry import PASS, Geometry, geometry
 
 Move = int
@@ -19,7 +19,6 @@ Move = int
 # in and out (their explicit numba signatures convert to and from uint64).
 _move_and_next = cast(Callable[[int, int, int, int], tuple[int, int, int]], bb.move_and_next)
 _moves_and_after_pass = cast(Callable[[int, int, int], tuple[int, int]], bb.moves_and_after_pass)
-_successors = cast(Callable[[int, int, int], np.ndarray], successors)
 """A move is a square index 0-63 (a1 = 0) or :data:`PASS`."""
 
 
@@ -350,12 +349,12 @@ class Board:
         pass has one child (after PASS); a finished game has none.
         """
         p, o = self.side_bitboards()
-        kids = _successors(p, o, self._bits)
+        kids = successors_list(p, o, self._bits)
         out = []
         new = Board.__new__
         turn = _OTHER[self._turn]
         black = turn is BLACK
-        for _, cp, co, legal in kids.tolist():
+        for _, cp, co, legal in kids:
             b = new(Board)
             b.geometry, b._mask, b._bits = self.geometry, self._mask, self._bits
             if black:

@@ -6,7 +6,7 @@ jobs) a thread is often descheduled, and a call that takes 0.5 ms on one thread 
 (issue 19); even calls of 40 ms ran 3x slower on two threads than on one when a third process
 shared the two cores. So a batched kernel is compiled twice from one source, serial and
 parallel (:func:`serial_and_parallel`), and :func:`call` takes the parallel one only for a call
-with enough work to pay for the barrier and only on the cores that the load average leaves idle
+with enough work to pay for the barrier and only on the cores that the load leaves idle
 (:func:`threads_for`). Worker processes, which already run one per core, keep to one thread
 (:func:`single_thread_process`).
 
@@ -32,17 +32,36 @@ About 10-20 ms of one-thread work: far above the cost of waking threads and the 
 """
 
 
-def threads_for(work: int) -> int:
+def threads_for(work: int, most: int | None = None) -> int:
     """Threads for a call of ``work`` units: 1 unless it is large and cores are idle.
 
-    Idle cores are the CPUs less the 1-minute load average (which counts this process): a
-    parallel call on a core that another process holds waits for it at the barrier.
+    Idle cores are the CPUs less the busy ones (which count this process): a parallel call on
+    a core that another process holds waits for it at the barrier. ``most`` caps the answer
+    (default: numba's thread count; torch callers pass torch's).
     """
-    most = numba.get_num_threads()
+    if most is None:
+        most = numba.get_num_threads()
     if work < PARALLEL_MIN_WORK or most == 1:
         return 1
-    idle = (os.cpu_count() or 1) - os.getloadavg()[0]
+    idle = (os.cpu_count() or 1) - busy_cores()
     return max(1, min(most, int(idle) + 1))
+
+
+def busy_cores() -> float:
+    """The 1-minute load average, or the tasks runnable right now if that is more.
+
+    The load average lags by about a minute: a job that started seconds ago (a busy loop, a
+    tournament's workers) is not in it yet, and a parallel call would wait for it. The
+    runnable count of ``/proc/loadavg`` (Linux) is instant but noisy, so the larger is taken:
+    it can only keep a call serial.
+    """
+    load = os.getloadavg()[0]
+    try:
+        with open("/proc/loadavg") as f:
+            running = int(f.read().split()[3].split("/")[0])
+    except (OSError, IndexError, ValueError):
+        return load
+    return max(load, float(running))
 
 
 def call(serial: Callable[..., Any], parallel: Callable[..., Any], work: int, *args: Any) -> Any:

@@ -29,7 +29,6 @@ import torch
 import torch.nn.functional as F
 
 from bitflip._watchdog import watch_driver
-from bitflip.core.parallel import single_thread_process
 from bitflip.learn.az_config import RunConfig
 from bitflip.learn.az_selfplay import (
     SelfPlaySearch,
@@ -43,6 +42,7 @@ from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.device import pick_device
 from bitflip.nn.policy_value import NetPolicyValue
+from bitflip.nn.threads import single_thread_worker
 from bitflip.search.mcts import make_mcts
 from bitflip.search.mcts.games import GameBatch, MatchResult, play_games, play_match
 
@@ -257,7 +257,7 @@ def _one_torch_thread() -> Iterator[None]:
 
 def _selfplay_worker(driver: int) -> None:
     """A self-play pool process: one thread, and gone when the driver is (even killed)."""
-    single_thread_process()
+    single_thread_worker()
     watch_driver(driver)
 
 
@@ -291,8 +291,7 @@ def _ray_shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: 
     Left at their defaults, both start a thread per core; on a busy machine their parallel
     regions then wait for the scheduler at every call (a tiny shard took 20x longer).
     """
-    single_thread_process()
-    torch.set_num_threads(1)
+    single_thread_worker()
     return _shard_job(cfg, root, iteration, net_path, k)
 
 

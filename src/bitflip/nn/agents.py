@@ -19,6 +19,7 @@ from bitflip.nn.alphazero import AZNetConfig
 from bitflip.nn.checkpoint import LoadedModel, load_model
 from bitflip.nn.encode import bit_batch, encode, legal_mask
 from bitflip.nn.models import PolicyNet, ValueNet, masked_log_softmax
+from bitflip.nn.threads import forward_macs, threads_for_batch, torch_threads
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 
@@ -65,6 +66,7 @@ class PolicyAgent:
         self.model: PolicyNet = self.loaded.model
         self.temperature = float(temperature)
         self.device = device
+        self._macs = forward_macs(self.model, 8)  # sizes a call's torch threads
         self.rng = np.random.default_rng(seed)
         self.name = f"policy:net={net}" + (f",temperature={temperature}" if temperature else "")
 
@@ -75,9 +77,9 @@ class PolicyAgent:
     def move_probabilities(self, board: Board) -> np.ndarray:
         """Probabilities (64,) over the squares, zero off the legal moves."""
         batch = bit_batch(*_sides(board)).to(self.device)
-        logp = masked_log_softmax(
-            self.model(encode(batch, self.model.config.features)), legal_mask(batch)
-        )
+        with torch_threads(threads_for_batch(1, self._macs, self.device)):
+            logits = self.model(encode(batch, self.model.config.features))
+        logp = masked_log_softmax(logits, legal_mask(batch))
         return np.asarray(logp.exp()[0].float().cpu().numpy(), dtype=np.float64)
 
     def select_move(self, board: Board) -> Move:
@@ -125,6 +127,7 @@ class ValueAgent:
         self.model: ValueNet = self.loaded.model
         self.depth = depth
         self.device = device
+        self._macs = forward_macs(self.model, 8)  # sizes a call's torch threads
         self.rng = np.random.default_rng(seed)
         self.nodes = 0
         self.name = f"value:net={net},depth={depth}"
@@ -138,7 +141,8 @@ class ValueAgent:
         batch = bit_batch(
             np.array(players, dtype=np.uint64), np.array(opponents, dtype=np.uint64)
         ).to(self.device)
-        out = self.model(encode(batch, self.model.config.features)).float().cpu().numpy()
+        with torch_threads(threads_for_batch(len(players), self._macs, self.device)):
+            out = self.model(encode(batch, self.model.config.features)).float().cpu().numpy()
         self.nodes += len(players)
         return np.asarray(out[:, 0] + _DISC_TIEBREAK * out[:, 1], dtype=np.float64)
 

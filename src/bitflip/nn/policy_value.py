@@ -1,4 +1,9 @@
-"""A torch network behind the :class:`bitflip.search.mcts.PolicyValueFn` protocol."""
+"""A torch network behind the :class:`bitflip.search.mcts.PolicyValueFn` protocol.
+
+On the CPU each call runs on the torch threads its batch size earns (:mod:`bitflip.nn.threads`):
+one for the small batches of a search, more only for large ones on idle cores, so a network call
+is never slower at torch's default thread count than on one thread.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ import torch
 from bitflip.nn.alphazero import AZNet, action_squares, encode
 from bitflip.nn.checkpoint import load_az_net
 from bitflip.nn.device import pick_device
+from bitflip.nn.threads import forward_macs, threads_for_batch, torch_threads
 
 
 class NetPolicyValue:
@@ -23,6 +29,7 @@ class NetPolicyValue:
         self._columns = action_squares(self.size)
         self.calls = 0
         self.positions = 0
+        self._macs = forward_macs(self.net, self.size)  # sizes a call's torch threads
 
     @classmethod
     def from_file(cls, path: str | Path, device: str = "auto") -> NetPolicyValue:
@@ -34,7 +41,17 @@ class NetPolicyValue:
         n = p.shape[0]
         policy = np.zeros((n, 65), np.float32)
         values = np.zeros(n, np.float32)
-        for start in range(0, n, self.max_batch):
+        with torch_threads(threads_for_batch(min(n, self.max_batch), self._macs, self.device)):
+            self._forward(p, o, policy, values)
+        self.calls += 1
+        self.positions += n
+        return policy, values
+
+    def _forward(
+        self, p: np.ndarray, o: np.ndarray, policy: np.ndarray, values: np.ndarray
+    ) -> None:
+        """Fill ``policy`` and ``values`` chunk by chunk (``max_batch`` positions a pass)."""
+        for start in range(0, p.shape[0], self.max_batch):
             sl = slice(start, start + self.max_batch)
             planes, legal = encode(p[sl], o[sl], self.size)
             x = torch.from_numpy(planes).to(self.device, non_blocking=True)
@@ -43,6 +60,3 @@ class NetPolicyValue:
             probs = torch.softmax(logits.float(), dim=1).cpu().numpy()
             policy[sl][:, self._columns] = probs
             values[sl] = v.float().cpu().numpy()
-        self.calls += 1
-        self.positions += n
-        return policy, values
