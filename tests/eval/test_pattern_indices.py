@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bitflip.core.bitboard import flips
+from bitflip.core.bitboard import flips, legal_moves
 from bitflip.core.geometry import board_mask
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.eval.pattern_indices import (
@@ -45,7 +45,8 @@ def test_indices_follow_random_games_through_moves_and_passes() -> None:
             n = len(SUM_ORDER)
             assert list(rows[ply + 1, :n]) == _gathered(q, r)
             assert list(rows[ply + 1, WIDTH : WIDTH + n]) == _gathered(r, q)
-            assert indexed_patterns_score(q, r, MASK, w, rows, ply + 1) == patterns_score(
+            moves = np.uint64(legal_moves(q, r, MASK))
+            assert indexed_patterns_score(q, r, MASK, w, rows, ply + 1, moves) == patterns_score(
                 q, r, MASK, w
             )
     assert passes > 0

@@ -86,11 +86,13 @@ def evaluate_indexed(
     weights: np.ndarray,
     rows: np.ndarray,
     ply: int,
+    moves: np.uint64,
 ) -> int:
     """:func:`evaluate`, reading the pattern indices a search keeps up to date in ``rows[ply]``
-    (see :mod:`bitflip.eval.pattern_indices`) instead of gathering them."""
+    (see :mod:`bitflip.eval.pattern_indices`) instead of gathering them; ``moves`` are the side
+    to move's legal moves, which the search has already made."""
     if kind == KIND_PATTERNS:
-        return round(indexed_patterns_score(p, o, mask, weights, rows, ply) * EVAL_SCALE)
+        return round(indexed_patterns_score(p, o, mask, weights, rows, ply, moves) * EVAL_SCALE)
     return evaluate(p, o, mask, kind, weights)
 
 

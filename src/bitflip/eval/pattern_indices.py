@@ -106,12 +106,19 @@ def pass_indices(rows: np.ndarray, ply: int) -> None:
 
 @kernel()
 def indexed_patterns_score(
-    p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray, rows: np.ndarray, ply: int
+    p: np.uint64,
+    o: np.uint64,
+    mask: np.uint64,
+    w: np.ndarray,
+    rows: np.ndarray,
+    ply: int,
+    moves: np.uint64,
 ) -> float:
-    """:func:`~bitflip.eval.patterns.patterns_score` of (p, o), whose indices are ``rows[ply]``."""
+    """:func:`~bitflip.eval.patterns.patterns_score` of (p, o), whose indices are ``rows[ply]``
+    and whose legal moves the caller already has (``moves``: the search needs them anyway)."""
     empties = popcount(mask & ~(p | o))
     base = HEADER + int(w[empties]) * int(w[MAX_EMPTIES + 1])
-    mob = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
+    mob = popcount(moves) - popcount(legal_moves(o, p, mask))
     s = 0.0
     for i in range(N_INST):
         s += w[base + TABLE_OFFSET[i] + rows[ply, i]]

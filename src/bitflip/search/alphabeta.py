@@ -124,7 +124,7 @@ def pvs_kernel(
             pass_indices(rows, ply)
         return -pvs_kernel(o, p, mask, depth, -beta, -alpha, ply + 1, kind, weights, mid, eg, ctl)
     if depth <= 0:
-        return int(evaluate_indexed(p, o, mask, kind, weights, rows, ply))
+        return int(evaluate_indexed(p, o, mask, kind, weights, rows, ply, moves))
 
     key = position_hash(p, o)
     found, tscore, tdepth, tbound, hash_move = tt_probe(keys, data, key)
@@ -210,7 +210,7 @@ def pvs_kernel(
             if depth >= 2:
                 if kind == KIND_PATTERNS:
                     play_indices(rows, ply, sq, f)
-                s -= int(evaluate_indexed(np_, no, mask, kind, weights, rows, ply + 1))
+                s -= int(evaluate_indexed(np_, no, mask, kind, weights, rows, ply + 1, replies))
         mv[count] = sq
         sc[count] = s
         count += 1
