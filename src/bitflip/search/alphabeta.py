@@ -181,6 +181,40 @@ def pvs_kernel(
                      ctl[GENERATION])  # fmt: skip
             return best
 
+    if depth == 1:
+        # The parents of leaves evaluate their children in place, in square order (ordering
+        # would cost what it saves): no call and no move list per leaf. A child that must pass
+        # or ends the game takes the general path.
+        while m:
+            sq = int(lowest_square(m))
+            m &= m - U1
+            f = flips(p, o, sq)
+            np_ = o ^ f
+            no = p | f | (U1 << np.uint64(sq))
+            if kind == KIND_PATTERNS:
+                play_indices(rows, ply, sq, f)
+            replies = legal_moves(np_, no, mask)
+            if replies != 0:
+                ctl[NODES] += 1
+                v = -int(evaluate_indexed(np_, no, mask, kind, weights, rows, ply + 1, replies))
+            else:
+                v = -pvs_kernel(
+                    np_, no, mask, depth - 1, -beta, -a, ply + 1, kind, weights, mid, eg, ctl
+                )
+            if v > best:
+                best = v
+                best_move = sq
+                if v > a:
+                    a = v
+                    if a >= beta:
+                        break
+        if ctl[STOP] != 0:
+            return 0
+        tt_store(
+            keys, data, key, best, depth, bound_of(best, alpha, beta), best_move, ctl[GENERATION]
+        )
+        return best
+
     # Order the other moves.
     mv = buf_moves[ply]
     sc = buf_scores[ply]
