@@ -126,8 +126,12 @@ def pvs_kernel(
     if depth <= 0:
         return int(evaluate_indexed(p, o, mask, kind, weights, rows, ply, moves))
 
-    key = position_hash(p, o)
-    found, tscore, tdepth, tbound, hash_move = tt_probe(keys, data, key)
+    # The parents of leaves skip the table: their search costs less than its memory traffic.
+    key = np.uint64(0)
+    found, tscore, tdepth, tbound, hash_move = False, 0, 0, 0, NO_MOVE
+    if depth >= 2:
+        key = position_hash(p, o)
+        found, tscore, tdepth, tbound, hash_move = tt_probe(keys, data, key)
     if found and tdepth >= depth:
         if tbound == EXACT:
             return tscore
@@ -210,9 +214,6 @@ def pvs_kernel(
                         break
         if ctl[STOP] != 0:
             return 0
-        tt_store(
-            keys, data, key, best, depth, bound_of(best, alpha, beta), best_move, ctl[GENERATION]
-        )
         return best
 
     # Order the other moves.
