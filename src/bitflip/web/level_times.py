@@ -4,8 +4,8 @@ Measured, not guessed: ``PYTHONPATH=src python benchmarks/level_times.py --level
 --ffo ../shared/data/ffo`` (a move from a fresh 64 MB table on the 8 bench positions plus
 FFO #1 and #40, wall seconds), on the 2-core shared development VM with other work running
 (load 3-3.6), 2026-11-24 after the search changes of that day (levels 1-19; level 20 from
-before them, so slower than it now is; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
-table is warm from the previous move and from pondering.
+before them, so slower than it now is; see ``benchmarks/RESULTS-web.md``). Moves in a game
+come faster than these: the table is warm from the previous move and from pondering.
 """
 
 from __future__ import annotations
