@@ -430,6 +430,30 @@ def test_exact_targets_equal_the_solvers_values() -> None:
     solved = scores != NO_SCORE
     assert np.array_equal(values[solved], np.sign(scores[solved]))
     assert np.allclose(values[~solved], raw[~solved])
+    # With train.value_margin x the leaves get the value target's blend, from a bounded cache.
+    blended = ExactLeafValues(NetPolicyValue(net), 5, value_margin=0.25, max_cache=3)
+    _, values = blended.evaluate(p, o)
+    want = 0.75 * np.sign(scores[solved]) + 0.25 * scores[solved] / 36
+    assert np.allclose(values[solved], want) and np.allclose(values[~solved], raw[~solved])
+    assert 1 <= len(blended.cache) <= 3
+    with pytest.raises(ValueError, match="value_margin"):
+        ExactLeafValues(NetPolicyValue(net), 5, value_margin=1.5)
+
+
+def test_backfill_gives_earlier_positions_their_games_first_exact_margin() -> None:
+    from bitflip.learn.shards import NO_SCORE
+
+    n = NO_SCORE
+    game = np.array([0, 0, 0, 0, 1, 1, 1, 0])
+    ply = np.array([0, 1, 2, 3, 0, 1, 2, 4])
+    side = np.array([0, 1, 0, 0, 0, 1, 0, 1])  # game 0: white passed at ply 2
+    theoretical = np.array([n, n, -6, 6, n, n, n, -6])
+    margin = np.array([2, -2, 2, 2, 4, -4, 4, -2], np.float32)
+    out = az.exact_backfill(game, ply, side, theoretical, margin)
+    # Game 0's first solved position (ply 2, black to move) is -6 for black; game 1 has none.
+    assert out.tolist() == [-6, 6, 2, 2, 4, -4, 4, -2]
+    with pytest.raises(ValueError, match="backfill_exact"):
+        config_from_dict({"train": {"backfill_exact": True}})
 
 
 def _switches(tmp_path: Path, **sp: object) -> az.RunConfig:
@@ -468,6 +492,9 @@ def test_every_switch_on_writes_trains_gates_and_resumes(tmp_path: Path) -> None
         assert batch.theoretical[i] == _negamax(int(batch.player[i]), int(batch.opponent[i]), mask)
     data = az.read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6)
     assert np.array_equal(data.value[known], np.sign(batch.theoretical[known]))
+    filled = az.read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6, True)
+    assert np.array_equal(filled.margin[known], data.margin[known])
+    assert np.array_equal(filled.value, np.sign(filled.margin))
     assert np.allclose(data.policy.sum(axis=1), 1.0, atol=1e-2)
 
 
