@@ -8,6 +8,7 @@ until ``--budget`` seconds are spent:
 
 * at most ``--solve-from`` empties: a full solve of every move (``solve_moves``): is the move
   played one of the best?
+* the first move: the four are one under the board's symmetries, so it keeps the value.
 * more empties: the value the move reached is known (the position after it was checked
   first), say x for the mover, so one search of the position with the window (x - 2, x + 2)
   says whether a better move exists (margins are even on 6x6; fail-soft, a result inside the
@@ -30,6 +31,7 @@ import numpy as np
 from bitflip.agents import make_agent
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
+from bitflip.search import exact
 from bitflip.search.exact import solve, solve_moves
 
 START_VALUE = -4
@@ -43,29 +45,43 @@ def main() -> None:
     ap.add_argument("--exact", type=int, default=0, help="the agent's exact option (empties)")
     ap.add_argument("--solve-from", type=int, default=14, help="full solves at <= N empties")
     ap.add_argument("--budget", type=float, default=600.0, help="seconds for the checks")
+    ap.add_argument("--tt-mb", type=int, default=64, help="the solver's table (MB)")
+    ap.add_argument("--line", help="check this game (as printed after 'game:') instead")
+    resume = ("positions up to EMPTIES were checked and kept the value; the one with EMPTIES is "
+              "worth VALUE to its mover: check the earlier ones")  # fmt: skip
+    ap.add_argument("--resume", nargs=2, type=int, metavar=("EMPTIES", "VALUE"), help=resume)
     args = ap.parse_args()
+    exact.TT_MB = args.tt_mb  # before the first solve makes the table
     spec = f"mcts:net={args.net},size=6,sims={args.sims}"
     spec += f",exact={args.exact}" if args.exact else ""
-    agent = make_agent(spec, seed=0)
     b = Board(size=6)
     mask = np.uint64(b.geometry.mask)
+    opening = b.side_bitboards()
     positions: list[tuple[int, int, int, int]] = []  # (player, opponent, empties, move)
     t0 = time.time()
+    agent = None if args.line else make_agent(spec, seed=0)
+    line = [args.line[i : i + 2] for i in range(0, len(args.line or ""), 2)]
     while not b.is_game_over():
-        move = agent.select_move(b)
+        move = (
+            b.geometry.parse_square(line[len(positions)]) if agent is None else agent.select_move(b)
+        )
         p, o = b.side_bitboards()
         positions.append((p, o, bin(b.empty).count("1"), move))
         b.push(move)
     out = b.outcome()
     assert out is not None
     names = "".join(b.geometry.square_name(m) for *_, m in positions)
-    print(f"{spec} vs itself from the start: {out.black}-{out.white} (perfect play: 16-20), "
-          f"{time.time() - t0:.0f} s")  # fmt: skip
+    who = "the line given" if agent is None else f"{spec} vs itself from the start"
+    print(f"{who}: {out.black}-{out.white} (perfect play: 16-20), {time.time() - t0:.0f} s")
     print("game:", names, flush=True)
     start = time.time()
     after: int | None = None  # value of the position after the move checked, for its mover
-    checked = kept = 0
-    reached = 0
+    checked = kept = reached = 0
+    if args.resume:
+        done, value_there = args.resume
+        positions = [x for x in positions if x[2] > done]
+        after = value_there
+        reached = done
     for p, o, empties, move in reversed(positions):
         if time.time() - start > args.budget:
             break
@@ -74,9 +90,11 @@ def main() -> None:
             after = None if after is None else -after
             continue
         value: int | None
-        if empties <= args.solve_from or after is None:
-            exact = solve_moves(p, o, mask)
-            value, reached_value = int(max(exact)), int(exact[move])
+        if (p, o) == opening and after is not None:  # the four first moves are one by symmetry
+            value = reached_value = -after
+        elif empties <= args.solve_from or after is None:
+            values = solve_moves(p, o, mask)
+            value, reached_value = int(max(values)), int(values[move])
             assert after is None or reached_value == -after, "the solver disagrees with itself"
         else:
             reached_value = -after
@@ -91,7 +109,7 @@ def main() -> None:
         took = time.time() - t1
         print(f"{empties:2d} empties {square}: {verdict} the value "
               f"({reached_value:+d} for the mover; {took:.1f} s)", flush=True)  # fmt: skip
-    print(f"checked from {reached} empties on (the last {checked} moves): "
+    print(f"checked up to {reached} empties ({checked} moves in this run): "
           f"{kept}/{checked} kept the exact value")  # fmt: skip
     if reached == 36 - 4 and after is not None:
         print(f"value of the start by the checks: {after:+d} for Black (known: {START_VALUE:+d})")

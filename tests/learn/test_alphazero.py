@@ -31,7 +31,7 @@ from bitflip.nn.policy_value import NetPolicyValue  # noqa: E402
 from bitflip.search.mcts.games import MatchResult  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "data"
-SHIPPED_6X6 = DATA / "az-049e93023567.pt"
+SHIPPED_6X6 = DATA / "az-1ed22e5ff532.pt"
 
 
 def tiny(tmp_path: Path, **run: object) -> az.RunConfig:
@@ -270,7 +270,7 @@ def test_shipped_6x6_net_plays_and_beats_random() -> None:
     assert agent.select_move(b) in b.legal_moves
     from bitflip.nn.agents import shipped_az_net
 
-    assert shipped_az_net(6) == SHIPPED_6X6
+    assert shipped_az_net(6) == SHIPPED_6X6 and SHIPPED_6X6.with_suffix(".md").exists()
     assert make_agent("mcts:net=builtin,size=6,sims=8", seed=0).select_move(b) in b.legal_moves
     with pytest.raises(FileNotFoundError, match="4x4"):
         shipped_az_net(4)
@@ -535,7 +535,9 @@ def test_score_head_is_optional_and_checked() -> None:
     planes, legal = (torch.from_numpy(a) for a in encode(p, o, 6))
     _, _, score = net.forward_score(planes, legal)
     assert score is not None and score.shape == (1,)
-    assert load_az_net(SHIPPED_6X6).forward_score(planes, legal)[2] is None
+    plain = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)).eval()
+    assert plain.forward_score(planes, legal)[2] is None
+    assert load_az_net(SHIPPED_6X6).forward_score(planes, legal)[2] is not None  # it has one
     with pytest.raises(ValueError, match="score_head"):
         config_from_dict({"train": {"score_weight": 1.0}})
     with pytest.raises(ValueError, match="full_search_prob"):

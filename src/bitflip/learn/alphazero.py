@@ -208,7 +208,7 @@ def read_selfplay_shards(
     return TrainingData(
         np.concatenate([b.player for b in batches]),
         np.concatenate([b.opponent for b in batches]),
-        np.concatenate([b.policy for b in batches]).astype(np.float32),  # type: ignore[misc]
+        np.concatenate([b.policy for b in batches]).astype(np.float32),
         np.concatenate(values),
         np.concatenate(margins),
     )
