@@ -33,7 +33,8 @@ class SelfPlayConfig:
     value (and score) target instead of the game's (0: off; e.g. 14 on 8x8, 10 on 6x6)."""
     exact_leaf_empties: int = 0
     """Leaves of the self-play tree with at most this many empties get their exact value
-    (+1 / 0 / -1) instead of the net's (0: off; costs a solve per new leaf position)."""
+    instead of the net's: +1 / 0 / -1 blended with the margin by ``train.value_margin``, as the
+    value target is (0: off; costs a solve per new leaf position)."""
     workers: int = 1
     """Local processes producing shards in parallel (1: in this process)."""
     backend: str = "local"
