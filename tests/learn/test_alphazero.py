@@ -31,7 +31,7 @@ from bitflip.nn.policy_value import NetPolicyValue  # noqa: E402
 from bitflip.search.mcts.games import MatchResult  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "data"
-SHIPPED_6X6 = DATA / "az-049e93023567.pt"
+SHIPPED_6X6 = DATA / "az-1ed22e5ff532.pt"
 
 
 def tiny(tmp_path: Path, **run: object) -> az.RunConfig:
@@ -270,7 +270,7 @@ def test_shipped_6x6_net_plays_and_beats_random() -> None:
     assert agent.select_move(b) in b.legal_moves
     from bitflip.nn.agents import shipped_az_net
 
-    assert shipped_az_net(6) == SHIPPED_6X6
+    assert shipped_az_net(6) == SHIPPED_6X6 and SHIPPED_6X6.with_suffix(".md").exists()
     assert make_agent("mcts:net=builtin,size=6,sims=8", seed=0).select_move(b) in b.legal_moves
     with pytest.raises(FileNotFoundError, match="4x4"):
         shipped_az_net(4)
@@ -430,6 +430,30 @@ def test_exact_targets_equal_the_solvers_values() -> None:
     solved = scores != NO_SCORE
     assert np.array_equal(values[solved], np.sign(scores[solved]))
     assert np.allclose(values[~solved], raw[~solved])
+    # With train.value_margin x the leaves get the value target's blend, from a bounded cache.
+    blended = ExactLeafValues(NetPolicyValue(net), 5, value_margin=0.25, max_cache=3)
+    _, values = blended.evaluate(p, o)
+    want = 0.75 * np.sign(scores[solved]) + 0.25 * scores[solved] / 36
+    assert np.allclose(values[solved], want) and np.allclose(values[~solved], raw[~solved])
+    assert 1 <= len(blended.cache) <= 3
+    with pytest.raises(ValueError, match="value_margin"):
+        ExactLeafValues(NetPolicyValue(net), 5, value_margin=1.5)
+
+
+def test_backfill_gives_earlier_positions_their_games_first_exact_margin() -> None:
+    from bitflip.learn.shards import NO_SCORE
+
+    n = NO_SCORE
+    game = np.array([0, 0, 0, 0, 1, 1, 1, 0])
+    ply = np.array([0, 1, 2, 3, 0, 1, 2, 4])
+    side = np.array([0, 1, 0, 0, 0, 1, 0, 1])  # game 0: white passed at ply 2
+    theoretical = np.array([n, n, -6, 6, n, n, n, -6])
+    margin = np.array([2, -2, 2, 2, 4, -4, 4, -2], np.float32)
+    out = az.exact_backfill(game, ply, side, theoretical, margin)
+    # Game 0's first solved position (ply 2, black to move) is -6 for black; game 1 has none.
+    assert out.tolist() == [-6, 6, 2, 2, 4, -4, 4, -2]
+    with pytest.raises(ValueError, match="backfill_exact"):
+        config_from_dict({"train": {"backfill_exact": True}})
 
 
 def _switches(tmp_path: Path, **sp: object) -> az.RunConfig:
@@ -468,6 +492,9 @@ def test_every_switch_on_writes_trains_gates_and_resumes(tmp_path: Path) -> None
         assert batch.theoretical[i] == _negamax(int(batch.player[i]), int(batch.opponent[i]), mask)
     data = az.read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6)
     assert np.array_equal(data.value[known], np.sign(batch.theoretical[known]))
+    filled = az.read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6, True)
+    assert np.array_equal(filled.margin[known], data.margin[known])
+    assert np.array_equal(filled.value, np.sign(filled.margin))
     assert np.allclose(data.policy.sum(axis=1), 1.0, atol=1e-2)
 
 
@@ -508,7 +535,9 @@ def test_score_head_is_optional_and_checked() -> None:
     planes, legal = (torch.from_numpy(a) for a in encode(p, o, 6))
     _, _, score = net.forward_score(planes, legal)
     assert score is not None and score.shape == (1,)
-    assert load_az_net(SHIPPED_6X6).forward_score(planes, legal)[2] is None
+    plain = AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)).eval()
+    assert plain.forward_score(planes, legal)[2] is None
+    assert load_az_net(SHIPPED_6X6).forward_score(planes, legal)[2] is not None  # it has one
     with pytest.raises(ValueError, match="score_head"):
         config_from_dict({"train": {"score_weight": 1.0}})
     with pytest.raises(ValueError, match="full_search_prob"):

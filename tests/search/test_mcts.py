@@ -175,6 +175,26 @@ def test_mcts_agent_passes_when_it_must() -> None:
     assert make_agent("mcts:sims=5,size=4").select_move(b) == PASS
 
 
+def test_mcts_agent_plays_an_exact_best_move_with_few_empties() -> None:
+    from bitflip.search.exact import solve_moves
+
+    rng = np.random.default_rng(3)
+    agent = make_agent("mcts:sims=2,size=6,exact=8", seed=0)
+    checked = 0
+    for _ in range(4):
+        b = Board(size=6)
+        while not b.is_game_over():
+            moves = list(b.legal_moves)
+            if bin(b.empty).count("1") <= 8 and len(moves) > 1:
+                values = solve_moves(*b.side_bitboards(), b.geometry.mask)
+                assert values[agent.select_move(b)] == values.max()
+                checked += 1
+            b.push(moves[rng.integers(len(moves))])
+    assert checked > 5
+    with pytest.raises(ValueError, match="exact"):
+        make_agent("mcts:sims=2,exact=-1")
+
+
 def test_search_imports_neither_nn_nor_learn() -> None:
     import subprocess
     import sys

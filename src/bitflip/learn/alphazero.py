@@ -180,19 +180,58 @@ class TrainingData:
         return len(self.player)
 
 
-def read_selfplay_shards(paths: list[Path], size: int) -> TrainingData:
-    """Concatenate self-play shards (:func:`bitflip.learn.shards.read_shards`), checking size."""
-    batch = read_shards(paths)
-    if batch.size != size:
-        raise ValueError(f"{paths[0]}: a {batch.size}x board, the run is {size}x")
-    if batch.policy is None:
-        raise ValueError(f"{paths[0]}: not a self-play shard (no policy)")
-    known = batch.theoretical != NO_SCORE
-    margin = np.where(known, batch.theoretical, batch.disc_diff).astype(np.float32)
-    value = np.where(known, np.sign(batch.theoretical), batch.wdl).astype(np.float32)
+def read_selfplay_shards(
+    paths: list[Path], size: int, backfill_exact: bool = False
+) -> TrainingData:
+    """Concatenate self-play shards (:func:`bitflip.learn.shards.read_shards`), checking size.
+
+    ``backfill_exact`` (``train.backfill_exact``): positions played before a game's first
+    exactly solved position take that position's exact margin as their game's result, as if
+    the game had been finished perfectly from there.
+    """
+    batches = [read_shards([p]) for p in paths]
+    for p, batch in zip(paths, batches, strict=True):
+        if batch.size != size:
+            raise ValueError(f"{p}: a {batch.size}x board, the run is {size}x")
+        if batch.policy is None:
+            raise ValueError(f"{p}: not a self-play shard (no policy)")
+    margins, values = [], []
+    for batch in batches:
+        known = batch.theoretical != NO_SCORE
+        margin = np.where(known, batch.theoretical, batch.disc_diff).astype(np.float32)
+        value = np.where(known, np.sign(batch.theoretical), batch.wdl).astype(np.float32)
+        if backfill_exact:
+            margin = exact_backfill(batch.game, batch.ply, batch.side, batch.theoretical, margin)
+            value = np.sign(margin).astype(np.float32)
+        margins.append(margin)
+        values.append(value)
     return TrainingData(
-        batch.player, batch.opponent, batch.policy.astype(np.float32), value, margin
+        np.concatenate([b.player for b in batches]),
+        np.concatenate([b.opponent for b in batches]),
+        np.concatenate([b.policy for b in batches]).astype(np.float32),
+        np.concatenate(values),
+        np.concatenate(margins),
     )
+
+
+def exact_backfill(
+    game: np.ndarray, ply: np.ndarray, side: np.ndarray, theoretical: np.ndarray,
+    margin: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """``margin`` with every position before its game's first solved one (the least ``ply``
+    whose ``theoretical`` is known) set to that position's exact margin, seen from its own
+    mover; games without a solved position are left as they are."""
+    out = margin.copy()
+    known = theoretical != NO_SCORE
+    order = np.lexsort((ply, game))
+    first: dict[int, int] = {}
+    for i in order[known[order]]:
+        first.setdefault(int(game[i]), int(i))
+    for i in np.flatnonzero(~known):
+        r = first.get(int(game[i]))
+        if r is not None and ply[i] < ply[r]:
+            out[i] = theoretical[r] if side[i] == side[r] else -theoretical[r]
+    return out
 
 
 def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> list[Path]:
@@ -267,7 +306,9 @@ def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int)
     sp = cfg.selfplay
     n = min(sp.concurrent_games, sp.games_per_iteration - k * sp.concurrent_games)
     seed = cfg.seed * 1_000_003 + iteration * 1009 + k
-    mcts = selfplay_search(policy_value, n, cfg.mcts, sp, seed=seed)
+    mcts = selfplay_search(
+        policy_value, n, cfg.mcts, sp, seed=seed, value_margin=cfg.train.value_margin
+    )
     temp_moves = 0 if cfg.mcts.root == "gumbel" else sp.temp_moves  # Gumbel noise explores
     games = play_games(
         [mcts], np.zeros((n, 2), np.int64), record=True, temp_moves=temp_moves,
@@ -405,7 +446,7 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
         for p in sorted(run.shards.glob(f"it{i:04d}-*.npz"))
         if ".tmp." not in p.name
     ]
-    data = read_selfplay_shards(paths, cfg.net.size)
+    data = read_selfplay_shards(paths, cfg.net.size, cfg.train.backfill_exact)
     log(
         f"train it{iteration}: {len(data)} positions from {len(paths)} shards, parent {parent.name}"
     )

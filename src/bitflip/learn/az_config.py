@@ -33,7 +33,8 @@ class SelfPlayConfig:
     value (and score) target instead of the game's (0: off; e.g. 14 on 8x8, 10 on 6x6)."""
     exact_leaf_empties: int = 0
     """Leaves of the self-play tree with at most this many empties get their exact value
-    (+1 / 0 / -1) instead of the net's (0: off; costs a solve per new leaf position)."""
+    instead of the net's: +1 / 0 / -1 blended with the margin by ``train.value_margin``, as the
+    value target is (0: off; costs a solve per new leaf position)."""
     workers: int = 1
     """Local processes producing shards in parallel (1: in this process)."""
     backend: str = "local"
@@ -65,6 +66,11 @@ class TrainConfig:
     value_margin: float = 0.0
     """Blend of the value target: ``(1 - x) * result + x * margin / squares`` (0: the result
     alone, AlphaZero's target)."""
+    backfill_exact: bool = False
+    """Positions before a game's first exactly solved one (``selfplay.exact_empties``) take its
+    exact margin as their game's result: the game as if finished perfectly from there, so the
+    opening learns from perfect endings instead of the net's noisy ones (False: the result
+    played)."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +120,8 @@ class RunConfig:
             raise ValueError("selfplay.cheap_sims must be >= 1 and the exact empties >= 0")
         if tc.score_weight > 0 and not self.net.score_head:
             raise ValueError("train.score_weight > 0 needs a net with score_head = true")
+        if tc.backfill_exact and sp.exact_empties <= 0:
+            raise ValueError("train.backfill_exact needs selfplay.exact_empties > 0")
         if not 0.0 <= tc.value_margin <= 1.0:
             raise ValueError(f"train.value_margin must be in [0, 1], not {tc.value_margin}")
         if self.selfplay.backend not in ("local", "ray"):

@@ -8,7 +8,8 @@
   cheap searches' positions from the record and puts the targets in.
 * :func:`exact_scores` labels positions with few empties with the exact solver's final margin
   (``Engine`` with ``Limit(exact=True)``), the value target training uses instead of the game
-  result; :class:`ExactLeafValues` gives the tree's leaves those values too.
+  result; :class:`ExactLeafValues` gives the tree's leaves those values too (blended with the
+  margin as the value target is).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from bitflip.core.geometry import board_mask
 from bitflip.engine import Engine
 from bitflip.learn.az_config import SelfPlayConfig
 from bitflip.learn.shards import NO_SCORE
+from bitflip.search.exact import solve
 from bitflip.search.limits import Limit
 from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, SearchOutput, make_mcts
 from bitflip.search.mcts.games import GameBatch
@@ -149,29 +151,49 @@ def exact_scores(
 
 
 class ExactLeafValues:
-    """A policy-value function whose values are exact (+1 / 0 / -1) with few empties.
+    """A policy-value function whose values are exact with few empties.
 
     The priors still come from ``inner``; a position with at most ``max_empties`` empty squares
-    gets the sign of its solved margin as its value, so the tree is exact near the end.
+    gets its solved value: ``(1 - x) * sign(margin) + x * margin / squares`` with
+    ``x = value_margin``, the blend training uses for its value target (0: +1 / 0 / -1 only).
+    Solved values are cached by position; the cache is emptied when it holds ``max_cache``
+    of them, so a long run's memory stays bounded.
     """
 
-    def __init__(self, inner: PolicyValueFn, max_empties: int) -> None:
+    def __init__(
+        self, inner: PolicyValueFn, max_empties: int, value_margin: float = 0.0,
+        max_cache: int = 1 << 20,
+    ) -> None:  # fmt: skip
+        if not 0.0 <= value_margin <= 1.0:
+            raise ValueError(f"value_margin must be in [0, 1], not {value_margin}")
+        if max_cache < 1:
+            raise ValueError(f"max_cache must be >= 1, not {max_cache}")
         self.inner = inner
         self.size = inner.size
         self.max_empties = max_empties
-        self.engine = Engine(size=inner.size, tt_mb=16)
+        self.value_margin = value_margin
+        self.max_cache = max_cache
+        self.mask = int(board_mask(inner.size))
         self.cache: dict[tuple[int, int], float] = {}
+
+    def exact_value(self, p: int, o: int) -> float:
+        """The blended exact value of (p, o) for its side to move (solved or cached)."""
+        key = (p, o)
+        value = self.cache.get(key)
+        if value is None:
+            margin = solve(p, o, self.mask)
+            x = self.value_margin
+            value = (1.0 - x) * float(np.sign(margin)) + x * margin / (self.size * self.size)
+            if len(self.cache) >= self.max_cache:
+                self.cache.clear()
+            self.cache[key] = value
+        return value
 
     def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         policy, value = self.inner.evaluate(p, o)
         value = np.array(value, np.float32)
         for i in np.flatnonzero(empties(p, o, self.size) <= self.max_empties):
-            key = (int(p[i]), int(o[i]))
-            if key not in self.cache:
-                score = exact_scores(p[i : i + 1], o[i : i + 1], np.zeros(1, np.int64),
-                                     self.size, self.max_empties, self.engine)[0]  # fmt: skip
-                self.cache[key] = float(np.sign(score))
-            value[i] = self.cache[key]
+            value[i] = self.exact_value(int(p[i]), int(o[i]))
         return policy, value
 
 
@@ -181,12 +203,14 @@ def selfplay_search(
     mcts: MCTSConfig,
     selfplay: SelfPlayConfig | None = None,
     seed: int = 0,
+    value_margin: float = 0.0,
 ) -> BatchedMCTS:
     """The searcher of a self-play shard: plain PUCT as before unless a switch of
-    ``selfplay`` (exact leaf values, playout caps) or a Gumbel root asks for more."""
+    ``selfplay`` (exact leaf values, playout caps) or a Gumbel root asks for more.
+    ``value_margin`` is ``train.value_margin``: exact leaves get the value target's blend."""
     sp = selfplay if selfplay is not None else SelfPlayConfig()
     if sp.exact_leaf_empties > 0:
-        policy_value = ExactLeafValues(policy_value, sp.exact_leaf_empties)
+        policy_value = ExactLeafValues(policy_value, sp.exact_leaf_empties, value_margin)
     if mcts.root == "puct" and sp.full_search_prob >= 1.0:
         return BatchedMCTS(policy_value, num_games, mcts, seed=seed)
     return SelfPlaySearch(

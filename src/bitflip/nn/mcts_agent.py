@@ -22,6 +22,7 @@ def mcts_agent(
     seed: int | None = None,
     root: str = "puct",
     gumbel_m: int = 16,
+    exact: int = 0,
 ) -> MCTSAgent:
     """The agent of spec ``mcts:...`` (registered in :mod:`bitflip.agents`).
 
@@ -37,6 +38,8 @@ def mcts_agent(
         seed: seeds rollouts and tie-breaks.
         root: ``puct``, or ``gumbel`` for the Gumbel root (few simulations suffice).
         gumbel_m: root moves the Gumbel root samples.
+        exact: at most this many empty squares, play the exact solver's best move instead of
+            searching (0: never; small boards, e.g. ``exact=20`` on 6x6).
     """
     policy_value: PolicyValueFn | None = None
     if net is not None:
@@ -47,4 +50,7 @@ def mcts_agent(
         policy_value = NetPolicyValue.from_file(path, device)
     name = f"mcts:sims={sims}" + (f",net={net}" if net else "")
     name += f",root={root}" if root != "puct" else ""
-    return MCTSAgent(sims, policy_value, cpuct, leaves, rollouts, size, seed, name, root, gumbel_m)
+    name += f",exact={exact}" if exact else ""
+    return MCTSAgent(
+        sims, policy_value, cpuct, leaves, rollouts, size, seed, name, root, gumbel_m, exact
+    )

@@ -17,6 +17,10 @@ from bitflip.search.driver import Searcher
 _CONTEXTS: dict[int, SearchContext] = {}
 """One solver (table, buffers) per board mask: a table must not mix boards of two sizes."""
 
+TT_MB = 4
+"""Transposition table of each solver, in MB (raise it before the first solve for deep 6x6
+searches, as ``benchmarks/az6_vs_exact.py`` does)."""
+
 ILLEGAL = -1000
 """The :func:`solve_moves` entry of a square that is not a legal move."""
 
@@ -24,7 +28,7 @@ ILLEGAL = -1000
 def _context(mask: int) -> SearchContext:
     if mask not in _CONTEXTS:
         size = {16: 4, 36: 6, 64: 8}[bin(mask).count("1")]
-        _CONTEXTS[mask] = Searcher(load_evaluation("positional", size), tt_mb=4).ctx
+        _CONTEXTS[mask] = Searcher(load_evaluation("positional", size), tt_mb=TT_MB).ctx
     return _CONTEXTS[mask]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from bitflip.core.board import Board
-from bitflip.learn.exact import solve, solve_moves
+from bitflip.search.exact import solve, solve_moves
 
 
 def _brute(b: Board) -> int:
@@ -47,7 +47,7 @@ def test_4x4_perfect_play_is_a_white_win() -> None:
 
 
 def test_6x6_moves_are_scored_by_the_engine_solver_exactly() -> None:
-    from bitflip.learn.exact import ILLEGAL
+    from bitflip.search.exact import ILLEGAL
 
     rng = np.random.default_rng(3)
     b = Board(size=6)
