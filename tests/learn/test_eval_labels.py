@@ -11,8 +11,8 @@ from bitflip.cli.main import main
 from bitflip.core.bitboard import FULL, legal_moves
 from bitflip.core.board import Board
 from bitflip.learn.eval_labels import LabelConfig, label_chunk, load_labels
-from bitflip.search.exact import solve
 from bitflip.learn.patterns_fit import PatternsFitConfig, initial_weights
+from bitflip.search.exact import solve
 
 
 def test_labels_near_the_end_are_exact() -> None:
