@@ -401,18 +401,17 @@ def test_exact_targets_equal_the_solvers_values() -> None:
     from bitflip.learn.shards import NO_SCORE
 
     rng = np.random.default_rng(4)
-    rows: list[tuple[int, int, int]] = []
+    rows: list[tuple[int, int]] = []
     for _ in range(6):  # random 6x6 games, every position from 7 empties on
         b = Board(size=6)
         while not b.is_game_over():
             if bin(b.empty).count("1") <= 7:
-                rows.append((*b.side_bitboards(), int(b.turn)))
+                rows.append(b.side_bitboards())
             moves = list(b.legal_moves)
             b.push(moves[rng.integers(len(moves))])
     p = np.array([r[0] for r in rows], np.uint64)
     o = np.array([r[1] for r in rows], np.uint64)
-    side = np.array([r[2] for r in rows], np.int64)
-    scores = exact_scores(p, o, side, 6, 5)
+    scores = exact_scores(p, o, 6, 5)
     mask = Board(size=6).geometry.mask
     for i in range(len(rows)):
         if empties(p[i : i + 1], o[i : i + 1], 6)[0] > 5:

@@ -318,9 +318,7 @@ def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int)
         games = keep_trained_rows(games, mcts)
     theoretical = None
     if sp.exact_empties > 0:
-        theoretical = exact_scores(
-            games.player, games.opponent, games.side, cfg.net.size, sp.exact_empties
-        )
+        theoretical = exact_scores(games.player, games.opponent, cfg.net.size, sp.exact_empties)
     path = run.shards / f"it{iteration:04d}-{k:03d}.npz"
     write_selfplay_shard(path, games, cfg.net.size, f"selfplay {Path(net_path).name}", theoretical)
     return str(path)

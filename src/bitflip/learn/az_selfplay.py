@@ -7,7 +7,7 @@
   distribution, or the Gumbel root's improved policy). :func:`keep_trained_rows` then drops the
   cheap searches' positions from the record and puts the targets in.
 * :func:`exact_scores` labels positions with few empties with the exact solver's final margin
-  (``Engine`` with ``Limit(exact=True)``), the value target training uses instead of the game
+  (:mod:`bitflip.search.exact`), the value target training uses instead of the game
   result; :class:`ExactLeafValues` gives the tree's leaves those values too (blended with the
   margin as the value target is).
 """
@@ -18,13 +18,10 @@ from dataclasses import replace
 
 import numpy as np
 
-from bitflip.core.board import Board, Color
 from bitflip.core.geometry import board_mask
-from bitflip.engine import Engine
 from bitflip.learn.az_config import SelfPlayConfig
 from bitflip.learn.shards import NO_SCORE
 from bitflip.search.exact import solve
-from bitflip.search.limits import Limit
 from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, SearchOutput, make_mcts
 from bitflip.search.mcts.games import GameBatch
 
@@ -120,33 +117,20 @@ def keep_trained_rows(games: GameBatch, search: SelfPlaySearch) -> GameBatch:
     )  # fmt: skip
 
 
-def _board(p: int, o: int, side: int, size: int) -> Board:
-    b = Board(size=size)
-    b.black, b.white = (p, o) if side == 0 else (o, p)
-    b.turn = Color(side)
-    return b
-
-
 def empties(p: np.ndarray, o: np.ndarray, size: int) -> np.ndarray:
     """Empty squares of each position."""
     occupied = np.array([int(x).bit_count() for x in (p | o)], np.int64)
     return np.asarray(size * size - occupied)
 
 
-def exact_scores(
-    p: np.ndarray, o: np.ndarray, side: np.ndarray, size: int, max_empties: int,
-    engine: Engine | None = None,
-) -> np.ndarray:  # fmt: skip
+def exact_scores(p: np.ndarray, o: np.ndarray, size: int, max_empties: int) -> np.ndarray:
     """Perfect-play final margin (mover's view, empties to the winner) of every position with
-    at most ``max_empties`` empty squares; ``NO_SCORE`` for the others."""
+    at most ``max_empties`` empty squares (:func:`bitflip.search.exact.solve`); ``NO_SCORE``
+    for the others."""
     out = np.full(len(p), NO_SCORE, np.int64)
-    todo = np.flatnonzero(empties(p, o, size) <= max_empties)
-    if not len(todo):
-        return out
-    engine = engine or Engine(size=size, tt_mb=16)
-    for i in todo:
-        engine.set_position(_board(int(p[i]), int(o[i]), int(side[i]), size))
-        out[i] = round(engine.go(Limit(exact=True)).score)
+    mask = int(board_mask(size))
+    for i in np.flatnonzero(empties(p, o, size) <= max_empties):
+        out[i] = solve(int(p[i]), int(o[i]), mask)
     return out
 
 
