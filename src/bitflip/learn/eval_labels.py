@@ -20,6 +20,7 @@ at the first missing chunk. ``bitflip train patterns`` then fits on them with
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import multiprocessing as mp
@@ -68,7 +69,10 @@ class LabelConfig:
         doc = doc.get("labels", doc)
         check_keys(doc, cls, str(path))
         cfg = cls(**doc)
-        cfg.check()
+        try:
+            cfg.check()
+        except ValueError as exc:
+            raise ValueError(f"{path}: {exc}") from exc
         return cfg
 
     def check(self) -> None:
@@ -166,19 +170,14 @@ def make_labels(cfg: LabelConfig, progress: Callable[[int, int], None] | None = 
     done = len(paths) - len(todo)
     if progress:
         progress(done, len(paths))
-    if cfg.workers == 1:
-        for job in todo:
-            _work(job)
+    pool = None
+    if cfg.workers > 1:
+        pool = mp.get_context("spawn").Pool(cfg.workers, initializer=single_thread_process)
+    with pool or contextlib.nullcontext():
+        for _ in pool.imap_unordered(_work, todo) if pool else map(_work, todo):
             done += 1
             if progress:
                 progress(done, len(paths))
-    else:
-        ctx = mp.get_context("spawn")
-        with ctx.Pool(cfg.workers, initializer=single_thread_process) as pool:
-            for _ in pool.imap_unordered(_work, todo):
-                done += 1
-                if progress:
-                    progress(done, len(paths))
     return paths
 
 

@@ -304,6 +304,8 @@ def initial_weights(cfg: PatternsFitConfig) -> np.ndarray:
     path = shipped_pattern_file() if cfg.init == "default" else Path(cfg.init)
     if path is None:
         raise OSError("init = 'default' but no pattern weights are shipped")
+    if not path.is_file():
+        raise OSError(f"init weights {path} do not exist")
     start = PatternWeights.load(path)
     if not np.array_equal(start.phases, make_phase_map(cfg.phases)):
         raise ValueError(f"{path}: its phases differ from phases = {cfg.phases}")
