@@ -20,7 +20,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
@@ -42,7 +42,7 @@ from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.device import pick_device
 from bitflip.nn.policy_value import NetPolicyValue
-from bitflip.nn.threads import single_thread_worker
+from bitflip.nn.threads import single_thread_worker, torch_threads
 from bitflip.search.mcts import make_mcts
 from bitflip.search.mcts.games import GameBatch, MatchResult, play_games, play_match
 
@@ -267,31 +267,16 @@ def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet
         finally:
             ex.shutdown(wait=True, cancel_futures=True)
     out = []
-    with _one_torch_thread():
+    # Self-play's batches are small: on a busy 2-core machine torch's two threads waited at
+    # every call's barrier and self-play ran 15x slower than on one (benchmarks/selfplay.md).
+    # A count the user set (OMP_NUM_THREADS) wins; training, after it, gets its threads back.
+    pinned = "OMP_NUM_THREADS" not in os.environ
+    with torch_threads(1) if pinned else contextlib.nullcontext():
         for k in todo:
             t0 = time.time()
             out.append(Path(_shard_job(cfg, str(run.root), iteration, str(net_path), k)))
             log(f"self-play it{iteration} shard {k + 1}/{n_shards}: {time.time() - t0:.1f}s")
     return out
-
-
-@contextlib.contextmanager
-def _one_torch_thread() -> Iterator[None]:
-    """Run self-play's network calls on one torch thread (unless ``OMP_NUM_THREADS`` is set).
-
-    Its batches are small; on a busy 2-core machine torch's two threads waited at every call's
-    barrier and self-play ran 15x slower than on one (benchmarks/selfplay.md). Training, after
-    it, gets its threads back.
-    """
-    if "OMP_NUM_THREADS" in os.environ:
-        yield
-        return
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(before)
 
 
 def _selfplay_worker(driver: int) -> None:
