@@ -50,9 +50,10 @@ TEXTS: dict[str, tuple[str, str | None]] = {
         "`bitflip train patterns` and labels = FOLDER (configs/patterns-labels.toml).",
     ),
     "train patterns": (
-        "fit the pattern-table evaluation on WTHOR games",
+        "fit the pattern-table evaluation on WTHOR games (or search labels)",
         "Regression of the pattern tables (one set per game phase) on positions of WTHOR games,"
-        " split by game; prints the held-out mean absolute error in discs and writes "
+        " or on the positions and scores of `bitflip train labels` (labels = FOLDER), split by "
+        "game; prints the held-out mean absolute error in discs and writes "
         "patterns-<hash>.npz with a card (.md) into the run folder. A run that is stopped "
         "resumes from its last epoch when started again with the same config.",
     ),

@@ -474,6 +474,12 @@ def model_card(weights: PatternWeights, r: FitResult, cfg: PatternsFitConfig) ->
     cfg_lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in asdict(cfg).items())
     data = weights.lineage.get("data", [])
     data_list = data if isinstance(data, list) else []
+    source = (
+        f"the search labels in {cfg.labels} (positions of WTHOR games)"
+        if cfg.labels
+        else f"{len(data_list)} WTHOR files ({data_list[0] if data_list else '-'} .. "
+        f"{data_list[-1] if data_list else '-'})"
+    )
     return f"""# Pattern weights {r.weights_path.name}
 
 Pattern-table evaluation (bitflip.eval.patterns, set `edax-like-v1`: edge+2X, 3x3 and 2x5
@@ -481,8 +487,7 @@ corners, rows 2-4, diagonals 4-8; all 8 orientations share a table; bias and mob
 phase), {weights.n_phases} phases by number of empties.
 
 - Created: {weights.lineage.get("created")} by {weights.lineage.get("code")}
-- Data: {len(data_list)} WTHOR files ({data_list[0] if data_list else "-"} ..
-  {data_list[-1] if data_list else "-"}), {r.train_games + r.holdout_games} games; split by game:
+- Data: {source}, {r.train_games + r.holdout_games} games; split by game:
   {r.train_games} games ({r.train_positions} positions) for training, {r.holdout_games} games
   ({r.holdout_positions} positions) held out.
 - Target: {
