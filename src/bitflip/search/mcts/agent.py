@@ -12,7 +12,6 @@ import numpy as np
 
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
-from bitflip.search.exact import solve_moves
 from bitflip.search.mcts.gumbel import make_mcts
 from bitflip.search.mcts.rollout import RolloutPolicyValue
 from bitflip.search.mcts.search import BatchedMCTS, MCTSConfig, PolicyValueFn, choose_moves
@@ -89,6 +88,10 @@ class MCTSAgent:
             return moves[0] if moves else PASS
         p, o = board.side_bitboards()
         if int(board.empty).bit_count() <= self.exact:
+            # Imported here: the solver's kernels cost 60 ms of start-up that agents without
+            # ``exact`` should not pay.
+            from bitflip.search.exact import solve_moves
+
             return int(np.argmax(solve_moves(p, o, board.geometry.mask)))
         out = self._searcher(board.size).search(np.array([p], np.uint64), np.array([o], np.uint64))
         return int(choose_moves(out.visits, np.zeros(1), self.rng)[0])
