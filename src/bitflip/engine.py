@@ -76,11 +76,11 @@ class Engine:
     ) -> None:
         """``evaluation``: a name for :func:`load_engine_evaluation`, or a loaded evaluation
         (a learner searching with the weights it learned). ``threads``: search threads sharing
-        the tables (lazy SMP); 1 by default, since engines often share a machine (tournaments,
-        the web app), and one thread searches reproducibly. ``book``: an opening book (a path,
-        ``"default"`` for the shipped one, or None) that :meth:`go` plays from before
-        searching; ``book_randomness``: play any book move within this many discs of the best
-        (``seed`` seeds that choice)."""
+        the tables (:class:`bitflip.search.driver.Searcher`); 1 by default, since engines often
+        share a machine (tournaments, the web app), and one thread searches reproducibly.
+        ``book``: an opening book (a path, ``"default"`` for the shipped one, or None) that
+        :meth:`go` plays from before searching; ``book_randomness``: play any book move within
+        this many discs of the best (``seed`` seeds that choice)."""
         level_spec(level)
         self.level = level
         self.contempt = 0

@@ -17,7 +17,7 @@ from bitflip.eval.evaluator import load_evaluation
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import EG_RANK, EXACT_RANK, MAX_NODES, NODES, STOP, new_control
 from bitflip.search.driver import RootScore, Searcher, SearchPlan
-from bitflip.search.endgame import SolverBuffers, solve_kernel
+from bitflip.search.endgame import SolverBuffers, busy_table, solve_kernel
 from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
 
 from ._exact import assert_fail_soft, brute_force, random_discs
@@ -59,7 +59,7 @@ def _kernel(
     ev = load_evaluation("positional")
     ctl = new_control()
     ctl[EG_RANK] = rank
-    eg = SolverBuffers.allocate().state(tt.keys, tt.data)
+    eg = SolverBuffers.allocate().state(tt.keys, tt.data, busy_table(1))
     alpha, beta = window
     v = solve_kernel(
         np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), eg, ctl, ev.kind, ev.weights

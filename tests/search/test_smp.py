@@ -5,11 +5,19 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from bitflip import Board
+from bitflip.core.hashing import position_hash
 from bitflip.engine import Engine
+from bitflip.eval.evaluator import load_evaluation
+from bitflip.search.alphabeta import child
+from bitflip.search.control import NODES, new_control
+from bitflip.search.driver import _RootSearch
+from bitflip.search.endgame import DEFER_EMPTIES, SolverBuffers, busy_table, solve_kernel
 from bitflip.search.limits import Limit
+from bitflip.search.tt import TranspositionTable
 
 from .test_endgame import read_ffo
 
@@ -71,3 +79,62 @@ def test_a_node_budget_is_kept_by_one_thread(engines: tuple[Engine, Engine]) -> 
         e.set_position(Board())
         counts.append(e.go(Limit(nodes=20_000)).nodes)
     assert counts[0] == counts[1]
+
+
+def test_children_another_thread_searches_are_deferred_not_lost(shared_data: Path) -> None:
+    # Mark every other child of an FFO root as being searched by another thread: the solver
+    # comes back to them after its other moves (another order: another node count), and the
+    # score is still exact; the marks of the children it searched are cleared.
+    board, scores = read_ffo(shared_data / "ffo" / "fforum-1-19.obf")[0]
+    p, o = board.side_bitboards()
+    mask = board.geometry.mask
+    assert bin(board.empty).count("1") >= DEFER_EMPTIES
+    ev = load_evaluation("positional")
+
+    def solve(busy: np.ndarray) -> tuple[int, int]:
+        tt = TranspositionTable.allocate(8)
+        ctl = new_control()
+        eg = SolverBuffers.allocate().state(tt.keys, tt.data, busy)
+        v = solve_kernel(
+            np.uint64(p), np.uint64(o), -65, 65, np.uint64(mask), eg, ctl, ev.kind, ev.weights
+        )
+        return int(v), int(ctl[NODES])
+
+    alone, nodes_alone = solve(busy_table(1))
+    shared = busy_table(2)
+    slot = shared.shape[0] - 1
+    marked = []
+    for sq in list(board.legal_moves)[::2]:
+        key = position_hash(*map(np.uint64, child(p, o, sq)))
+        shared[int(key) & slot] = key
+        marked.append(int(key) & slot)
+    deferred, nodes_deferred = solve(shared)
+    assert alone == deferred == max(scores.values())
+    assert nodes_deferred != nodes_alone
+    assert not shared[marked].any()
+
+
+def test_root_moves_another_thread_searches_come_last() -> None:
+    b = Board()
+    p, o = b.side_bitboards()
+    moves = sorted(b.legal_moves)
+    calls: list[int] = []
+    value = {m: 10 * i for i, m in enumerate(moves)}  # the last move is the best
+    by_child = {child(p, o, m): m for m in moves}
+
+    def search(cp: int, co: int, alpha: int, beta: int) -> int:
+        calls.append(by_child[(cp, co)])
+        return -value[by_child[(cp, co)]]
+
+    busy = busy_table(2)
+    key = position_hash(*map(np.uint64, child(p, o, moves[1])))
+    busy[int(key) & (busy.shape[0] - 1)] = key
+    root = _RootSearch(p, o, False, search, new_control(), busy)
+    res = root.pvs(moves, -1000, 1000)
+    assert [m for m in dict.fromkeys(calls)] == [moves[0], *moves[2:], moves[1]]
+    assert max(res, key=lambda r: r.score).move == moves[-1]
+    assert {r.move for r in res} == set(moves)
+    alone = _RootSearch(p, o, False, search, new_control(), busy_table(1))
+    calls.clear()
+    alone.pvs(moves, -1000, 1000)
+    assert list(dict.fromkeys(calls)) == moves

@@ -151,7 +151,7 @@ def add_threads_option(p: argparse.ArgumentParser) -> None:
         "--threads",
         type=positive_int,
         default=1,
-        help="search threads sharing the tables (lazy SMP; default 1: reproducible node counts, "
+        help="search threads sharing the tables (default 1: reproducible node counts, "
         "and engines that share a machine do not fight over its cores)",
     )
 

@@ -38,7 +38,13 @@ from bitflip.search.control import (
     NODES,
     STOP,
 )
-from bitflip.search.endgame import EG_TYPE, EgState, SolverBuffers, solve_kernel
+from bitflip.search.endgame import (
+    EG_TYPE,
+    EgState,
+    SolverBuffers,
+    busy_table,
+    solve_kernel,
+)
 from bitflip.search.ordering import CORNERS, pick_next
 from bitflip.search.tt import (
     EXACT,
@@ -55,6 +61,10 @@ MAX_PLY = 128
 
 SORT_SEARCH_DEPTH = 4
 """From this remaining depth on, children are ordered by a shallow search, not a static score."""
+
+DEFER_DEPTH = 4
+"""From this remaining depth on, a thread that shares its tables defers the children another
+thread is searching (see :data:`bitflip.search.endgame.DEFER_EMPTIES`)."""
 
 
 @kernel()
@@ -253,22 +263,41 @@ def pvs_kernel(
         return 0
 
     searched = 0 if best_move == NO_MOVE else 1
-    for i in range(count):
-        sq = pick_next(mv, sc, i, count)
+    busy = eg[4]
+    shared = busy.shape[0] > 1 and depth >= DEFER_DEPTH
+    sorted_count = count  # moves after this index were deferred: already ordered
+    i = 0
+    while i < count:
+        sq = pick_next(mv, sc, i, sorted_count) if i < sorted_count else int(mv[i])
         f = flips(p, o, sq)
         np_ = o ^ f
         no = p | f | (U1 << np.uint64(sq))
-        if kind == KIND_PATTERNS:
-            play_indices(rows, ply, sq, f)
         # PVS: the first move gets the full window, the others a null window first and a
         # re-search only when they land inside (alpha, beta).
         first = i + searched == 0
+        slot = np.int64(0)
+        child_key = np.uint64(0)
+        if shared:
+            # Another thread searching this child: come back to it last (as the solver does).
+            child_key = position_hash(np_, no)
+            slot = np.int64(child_key & np.uint64(busy.shape[0] - 1))
+            if not first and i < sorted_count and busy[slot] == child_key and count < 64:
+                mv[count] = sq
+                count += 1
+                i += 1
+                continue
+            busy[slot] = child_key
+        if kind == KIND_PATTERNS:
+            play_indices(rows, ply, sq, f)
         lo = -beta if first else -a - 1
         v = -pvs_kernel(np_, no, mask, depth - 1, lo, -a, ply + 1, kind, weights, mid, eg, ctl)
         if not first and a < v < beta:
             v = -pvs_kernel(
                 np_, no, mask, depth - 1, -beta, -a, ply + 1, kind, weights, mid, eg, ctl
             )
+        if shared and busy[slot] == child_key:
+            busy[slot] = np.uint64(0)
+        i += 1
         if ctl[STOP] != 0:
             return 0
         if v > best:
@@ -297,6 +326,8 @@ class SearchContext:
     rows: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY + 1, ROW), dtype=np.uint16))
     """Pattern indices of each ply's position (see :mod:`bitflip.eval.pattern_indices`)."""
     eg_buffers: SolverBuffers = field(default_factory=SolverBuffers.allocate)
+    busy: np.ndarray = field(default_factory=lambda: busy_table(1))
+    """The solver's table of positions being searched, shared by all threads of a search."""
 
     def midgame(
         self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int, ply: int = 0
@@ -323,7 +354,7 @@ class SearchContext:
         )
 
     def _eg(self) -> EgState:
-        return self.eg_buffers.state(self.eg_tt.keys, self.eg_tt.data)
+        return self.eg_buffers.state(self.eg_tt.keys, self.eg_tt.data, self.busy)
 
     def hash_move(self, p: int, o: int, exact: bool) -> int | None:
         table = self.eg_tt if exact else self.tt

@@ -19,9 +19,11 @@ import numpy as np
 
 from bitflip.core.bitboard import legal_moves
 from bitflip.core.geometry import PASS
+from bitflip.core.hashing import position_hash
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
 from bitflip.search.alphabeta import SearchContext, child
 from bitflip.search.control import EG_RANK, EXACT_RANK, INF, NODES, STOP, new_control, start_search
+from bitflip.search.endgame import busy_table
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
 from bitflip.search.tt import TranspositionTable, bound_of
@@ -83,22 +85,36 @@ class _RootSearch:
     """Score every move exactly (multi-PV), not only the best."""
     search: Callable[[int, int, int, int], int]
     ctl: np.ndarray
+    busy: np.ndarray
+    """The threads' table of positions being searched (:func:`busy_table`)."""
 
     def pvs(self, moves: list[int], alpha: int, beta: int) -> list[RootScore]:
-        """PVS over the root moves in the given order."""
+        """PVS over the root moves in the given order; with other threads, the moves one of
+        them is searching come last (as the kernels defer such children)."""
         out: list[RootScore] = []
         a = alpha
-        for i, sq in enumerate(moves):
+        order = list(moves)
+        busy = self.busy
+        shared = busy.shape[0] > 1
+        deferrable = len(order) if shared and not self.all_moves else 0
+        i = 0
+        while i < len(order):
+            sq = order[i]
             np_, no = child(self.p, self.o, sq)
-            if i == 0 or self.all_moves:
-                lo = alpha if self.all_moves else a
-                v = -self.search(np_, no, -beta, -lo)
+            if not shared:
+                v, lo = self._value(i, np_, no, a, alpha, beta)
             else:
-                lo = a
-                v = -self.search(np_, no, -a - 1, -a)
-                if a < v < beta:
-                    lo = v - 1
-                    v = -self.search(np_, no, -beta, -lo)
+                key = position_hash(np.uint64(np_), np.uint64(no))
+                slot = int(key) & (busy.shape[0] - 1)
+                if 0 < i < deferrable and busy[slot] == key:
+                    order.append(sq)
+                    i += 1
+                    continue
+                busy[slot] = key
+                v, lo = self._value(i, np_, no, a, alpha, beta)
+                if busy[slot] == key:
+                    busy[slot] = 0
+            i += 1
             if self.ctl[STOP]:
                 break
             bound = bound_of(v, lo, beta)
@@ -108,6 +124,18 @@ class _RootSearch:
                 if a >= beta and not self.all_moves:
                     break
         return out
+
+    def _value(self, i: int, np_: int, no: int, a: int, alpha: int, beta: int) -> tuple[int, int]:
+        """The score of the ``i``-th root child and the lower end of its final window."""
+        if i == 0 or self.all_moves:
+            lo = alpha if self.all_moves else a
+            return -self.search(np_, no, -beta, -lo), lo
+        lo = a
+        v = -self.search(np_, no, -a - 1, -a)
+        if a < v < beta:
+            lo = v - 1
+            v = -self.search(np_, no, -beta, -lo)
+        return v, lo
 
     def aspiration(
         self, moves: list[int], alpha: int, beta: int, widen: Widen
@@ -168,9 +196,15 @@ class _Iteration:
 class Searcher:
     """One search's state: tables, buffers, evaluation, stop flag; and its helper threads.
 
-    With ``threads`` > 1 the search is lazy SMP (:mod:`bitflip.search.smp`): helpers with
-    their own buffers and control arrays search the same root, in another root order, sharing
-    the transposition tables, and the first to finish answers.
+    With ``threads`` > 1, helpers with their own buffers and control arrays search the same
+    root at once, sharing the transposition tables and a ``busy`` table of the positions being
+    searched (:func:`bitflip.search.endgame.busy_table`). A thread that meets a child another
+    thread is on searches its other moves first and comes back to it last, by when the other
+    thread's result is usually in the table (simplified ABDADA: Weill 1996, Kerrigan): at the
+    root, in the midgame kernel from :data:`~bitflip.search.alphabeta.DEFER_DEPTH` and in the
+    solver from :data:`~bitflip.search.endgame.DEFER_EMPTIES`. The first to finish answers.
+    Two threads: 0.57x the time of one on FFO #40-#49 and to depth 14 (lazy SMP with rotated
+    root moves, before: 0.72x and 0.70-0.82x; ``benchmarks/RESULTS-search.md``).
     """
 
     def __init__(
@@ -188,9 +222,11 @@ class Searcher:
         self.evaluation = evaluation
         if share is not None:
             tt, eg_tt, mpc = share.ctx.tt, share.ctx.eg_tt, share.ctx.mpc
+            busy = share.ctx.busy
         else:
             tt = TranspositionTable.allocate(tt_mb * 3 / 4)
             eg_tt = TranspositionTable.allocate(tt_mb / 4)
+            busy = busy_table(threads)
         self.ctx: SearchContext = SearchContext(
             kind=evaluation.kind,
             weights=evaluation.weights,
@@ -198,12 +234,9 @@ class Searcher:
             eg_tt=eg_tt,
             mpc=mpc if mpc is not None else np.zeros((1, 4), dtype=np.float64),
             ctl=new_control(),
+            busy=busy,
         )
-        self.root_shift = 0
-        """Rotate the root moves by this many places before each pass (a helper's variety)."""
         self.helpers = [Searcher(evaluation, share=self) for _ in range(threads - 1)]
-        for i, h in enumerate(self.helpers, 1):
-            h.root_shift = i
         self._lock = threading.Lock()
 
     @property
@@ -416,8 +449,8 @@ class Searcher:
                 return alpha, min(INF, score + width)
             return None
 
-        root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl)
-        res = root.aspiration(self._rotated(moves), alpha, beta, widen)
+        root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
+        res = root.aspiration(moves, alpha, beta, widen)
         if res is None:
             return None
         best = max(res, key=lambda r: r.score)
@@ -477,12 +510,8 @@ class Searcher:
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
         if guess is not None:
             alpha, beta = max(guess - width, -65), min(guess + width, 65)
-        root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl)
-        return root.aspiration(self._rotated(moves), alpha, beta, widen)
-
-    def _rotated(self, moves: list[int]) -> list[int]:
-        k = self.root_shift % len(moves) if moves else 0
-        return moves[k:] + moves[:k]
+        root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
+        return root.aspiration(moves, alpha, beta, widen)
 
     # --- reporting ---------------------------------------------------------------------------
 

@@ -7,7 +7,7 @@ entry of the same position, else the older or shallower one. Keys and words are 
 in one buffer (``keys`` and ``data`` are strided views of it), so a bucket is 32 bytes in one
 cache line: a probe costs one cache miss, not two.
 
-Several search threads share one table without locks (lazy SMP, :mod:`bitflip.search.smp`):
+Several search threads share one table without locks (:class:`bitflip.search.driver.Searcher`):
 the key slot holds ``key ^ word``, so an entry torn by two threads writing at once no longer
 matches any position and reads as a miss, never as another position's score (Hyatt's
 lockless hashing). One thread sees exactly what a plain key would give.
