@@ -43,6 +43,12 @@ def generation_times(run: Path) -> dict[int, float]:
     return out
 
 
+def generation_minutes(record: Path, times: dict[int, float]) -> float:
+    """Training minutes when the generation of an ``accepted/NNNN.json`` record was made."""
+    it = int(json.loads(record.read_text())["iteration"])
+    return 0.0 if it < 0 else times.get(it, float("inf")) / 60
+
+
 def run_root(run: Path) -> tuple[str, int]:
     """The search root and gumbel_m a run's self-play used (PUCT for older runs)."""
     try:
@@ -62,6 +68,8 @@ def main() -> None:
                     help="the nets' root search (run: as in each run's config)")  # fmt: skip
     ap.add_argument("--opening-plies", type=int, default=4, help="random plies before play")
     ap.add_argument("--every", type=int, default=1, help="every Nth generation (and the last)")
+    ap.add_argument("--max-minutes", type=float, default=float("inf"),
+                    help="only generations made within this many training minutes")  # fmt: skip
     ap.add_argument("--csv", type=Path, help="CSV of the curve")
     ap.add_argument("--out", type=Path, help="PNG plot of Elo over training time")
     args = ap.parse_args()
@@ -73,6 +81,7 @@ def main() -> None:
         root, m = run_root(run)
         root = root if args.root == "run" else args.root
         records = sorted((run / "accepted").glob("[0-9][0-9][0-9][0-9].json"))
+        records = [r for r in records if generation_minutes(r, times) <= args.max_minutes]
         chosen = [r for i, r in enumerate(records) if i % args.every == 0 or r == records[-1]]
         for rec in chosen:
             info = json.loads(rec.read_text())
