@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
-from bitflip.cli.main import main
+from bitflip.cli.main import build_parser, main
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -106,3 +107,14 @@ def test_a_binary_obf_file_is_named_in_the_error(
     assert main(["solve", str(bad)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and f"{bad}:1: OBF" in err
+
+
+def test_solve_and_hint_use_every_core_engines_one_thread() -> None:
+    # A person's own question gets the machine (two threads beat one even beside a busy core);
+    # an engine that plays others keeps to one thread unless told.
+    parser = build_parser()
+    cores = os.cpu_count() or 1
+    assert parser.parse_args(["solve", "x.obf"]).threads == cores
+    assert parser.parse_args(["hint", "f5"]).threads == cores
+    assert parser.parse_args(["solve", "x.obf", "--threads", "1"]).threads == 1
+    assert parser.parse_args(["nboard"]).threads == 1

@@ -8,6 +8,7 @@ summary (``bitflip --help``) and the details (``bitflip CMD --help``) are listed
 from __future__ import annotations
 
 import argparse
+import os
 from typing import TypeAlias
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
@@ -145,14 +146,27 @@ def positive_float(text: str) -> float:
     return value
 
 
-def add_threads_option(p: argparse.ArgumentParser) -> None:
-    """``--threads N`` of the searching commands (solve, hint, nboard)."""
+def add_threads_option(p: argparse.ArgumentParser, *, every_core: bool = False) -> None:
+    """``--threads N`` of the searching commands: every core by default for a person's own
+    question (solve, hint), one thread for an engine that plays others (nboard).
+
+    Two threads beat one even with the other core busy (FFO #40-#49: 0.57x the time of one
+    thread on a quiet 2-core machine, 0.77x beside a one-thread solve; RESULTS-search.md).
+    """
+    if every_core:
+        default = os.cpu_count() or 1
+        why = f"default: every core, {default} here; node counts then vary from run to run"
+    else:
+        default = 1
+        why = (
+            "default 1: reproducible node counts, and engines that share a machine do not "
+            "fight over its cores"
+        )
     p.add_argument(
         "--threads",
         type=positive_int,
-        default=1,
-        help="search threads sharing the tables (default 1: reproducible node counts, "
-        "and engines that share a machine do not fight over its cores)",
+        default=default,
+        help=f"search threads sharing the tables ({why})",
     )
 
 

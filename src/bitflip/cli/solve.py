@@ -32,7 +32,7 @@ def register(sub: Subparsers) -> None:
         "--skip", type=int, default=0, help="skip the first N positions (with --first: a range)"
     )
     p.add_argument("--tt-mb", type=int, default=256, help="transposition table size (MB)")
-    add_threads_option(p)
+    add_threads_option(p, every_core=True)
     p.set_defaults(func=run)
 
 
