@@ -281,7 +281,7 @@ def pvs_kernel(
             # Another thread searching this child: come back to it last (as the solver does).
             child_key = position_hash(np_, no)
             slot = np.int64(child_key & np.uint64(busy.shape[0] - 1))
-            if not first and i < sorted_count and busy[slot] == child_key and count < 64:
+            if not first and i < sorted_count and busy[slot] == child_key and count < mv.shape[0]:
                 mv[count] = sq
                 count += 1
                 i += 1
