@@ -293,7 +293,14 @@ def test_import_bitflip_never_imports_torch() -> None:
 
 
 @pytest.mark.parametrize(
-    "name", ["alphazero-6x6.toml", "alphazero-8x8.toml", "alphazero-8x8-cpu.toml"]
+    "name",
+    [
+        "alphazero-6x6.toml",
+        "alphazero-6x6-cpu.toml",
+        "alphazero-8x8.toml",
+        "alphazero-8x8-cpu.toml",
+        "alphazero-8x8-gumbel-cpu.toml",
+    ],
 )
 def test_shipped_configs_load_and_build_their_net(name: str) -> None:
     from bitflip.learn.az_config import load_config
