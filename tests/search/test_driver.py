@@ -148,3 +148,50 @@ def test_time_prediction_and_confidence() -> None:
     assert _predict([0.1, 0.2]) == pytest.approx(0.4)  # growth clamped to at least 2
     assert _predict([0.1, 2.0]) == pytest.approx(16.0)  # and at most 8
     assert _percent(0) == 50 and _percent(100) == 84 and _percent(200) == 98
+
+
+def test_endgame_window_stops_widening_when_the_table_disagrees() -> None:
+    """A selective pass's table can fail high at 10, then low at 9 in the window that
+    starts there: the widening must end (the whole scale), not alternate for ever."""
+    from bitflip.search.control import new_control
+    from bitflip.search.driver import _RootSearch, disc_widen
+    from bitflip.search.endgame import busy_table
+
+    b = Board()
+    p, o = b.side_bitboards()
+    windows: list[tuple[int, int]] = []
+
+    def search(cp: int, co: int, alpha: int, beta: int) -> int:
+        # The child's window (alpha, beta) is the root's (-beta, -alpha).
+        windows.append((-beta, -alpha))
+        assert len(windows) < 100, "the root window never settles"
+        if -alpha < 65:
+            return alpha - 2  # the root fails high whenever it can
+        if -beta > -65:
+            return beta + 2  # and low whenever it can
+        return 0
+
+    root = _RootSearch(p, o, False, search, new_control(), busy_table(1))
+    res = root.aspiration(sorted(b.legal_moves), 3, 10, disc_widen())
+    assert res is not None
+    assert (-65, 65) in windows
+
+
+@pytest.mark.slow
+def test_game_move_after_a_deep_solve_answers() -> None:
+    """The game where it happened (bitflip level 16 against Zebra, 2026-11-24): after the
+    exact solve at 22 empties the table made the next solve's selective pass alternate between
+    failing high and low, and the move never came."""
+    line = "f5f4g3g6c4c5d6d3c6f3g4b5e3c3f6e6b6g5e7c7f7h4h3e2h7a6b7d7c8f2b8f8e8g7h8g8d2c2e1d1"
+    moves = [line[i : i + 2] for i in range(0, len(line), 2)]
+    engine = Engine(level=16)
+    b = Board()
+    for m in moves[:38]:
+        b.push(m)
+    engine.set_position(b)
+    assert engine.go().exact
+    for m in moves[38:]:
+        b.push(m)
+    engine.set_position(b)
+    r = engine.go(Limit(level=16, time=60.0))  # the time only ends a search that would hang
+    assert r.exact and r.score == -10

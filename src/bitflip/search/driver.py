@@ -155,6 +155,35 @@ class _RootSearch:
             alpha, beta = window
 
 
+def disc_widen() -> Widen:
+    """How an endgame pass widens its window (discs): from the failed score to the end of the
+    scale, then, once it has failed both ways, the whole scale.
+
+    A fail-soft failed score is itself a bound, so the next window starts there. But the
+    table of a selective pass holds ProbCut's guesses beside proven bounds, and those
+    disagree: a pass can fail high at 10 and then low at 9, and two windows that start at
+    each other's failed score would alternate for ever (it happened in a game: an NBoard
+    move that never came). The whole scale always holds the score.
+    """
+    failed_low = failed_high = False
+
+    def widen(score: int, alpha: int, beta: int) -> tuple[int, int] | None:
+        nonlocal failed_low, failed_high
+        if score <= alpha and alpha > -65:
+            failed_low = True
+            return (-65, 65) if failed_high else (-65, score + 1)
+        if score >= beta and beta < 65:
+            failed_high = True
+            return (-65, 65) if failed_low else (score - 1, 65)
+        return None
+
+    return widen
+
+
+def _never_widen(score: int, alpha: int, beta: int) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class _Request:
     """One search's question: the side-relative root, the plan, whom to tell, when it began."""
@@ -497,20 +526,12 @@ class Searcher:
         def search(a: int, b: int, c: int, d: int) -> int:
             return ctx.endgame(a, b, mask, c, d)
 
-        def widen(score: int, alpha: int, beta: int) -> tuple[int, int] | None:
-            # Fail-soft: a failed score is itself a bound, so the new window starts there.
-            if plan.wld:
-                return None  # (-1, 1) already tells a win (>= 1), a draw and a loss (<= -1)
-            if score <= alpha and alpha > -65:
-                return -65, score + 1
-            if score >= beta and beta < 65:
-                return score - 1, 65
-            return None
-
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
         if guess is not None:
             alpha, beta = max(guess - width, -65), min(guess + width, 65)
         root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
+        # A win/loss/draw pass never widens: (-1, 1) already tells a win (>= 1), a draw, a loss.
+        widen = _never_widen if plan.wld else disc_widen()
         return root.aspiration(moves, alpha, beta, widen)
 
     # --- reporting ---------------------------------------------------------------------------
