@@ -95,7 +95,9 @@ def calibrate(
         "eval": ev.name,
         "how": (
             f"python -m bitflip.learn.probcut_fit --eval {evaluation} --positions {positions} "
-            f"--max-depth {max_depth} --seed {seed}: least squares of the depth-d value on the "
+            f"--max-depth {max_depth} --seed {seed}"
+            + (f" --data {data}" if data is not None else "")
+            + ": least squares of the depth-d value on the "
             "shallow value over positions with 16-50 empties (WTHOR games when available, "
             "else random games), no ProbCut while fitting"
         ),
