@@ -31,9 +31,8 @@ level  depth  endgame    selectivity
 20     21     26         99
 =====  =====  =========  ===========
 
-:data:`DEFAULT_LEVEL` (13) answers in about half a second on an idle core (at most 2 s on
-the bench positions), about a second on the loaded development machines (see
-``benchmarks/RESULTS-search.md``).
+:data:`DEFAULT_LEVEL` (13) answers in 0.07 s on average on an idle core (at most 0.3 s on
+the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-search.md``).
 """
 
 from __future__ import annotations
@@ -104,7 +103,7 @@ LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(d, e, s) for i, (d, e, s) in en
 MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 13
-"""The level a user gets without asking: answers in about a second."""
+"""The level a user gets without asking: answers in well under a second."""
 
 
 MAX_EXTENDED_LEVEL = 60
