@@ -11,7 +11,9 @@ from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
 from bitflip.engine import Engine
 from bitflip.eval.evaluator import EVAL_SCALE, load_evaluation
-from bitflip.search.driver import Searcher, SearchPlan, _percent, _predict
+from bitflip.search.control import new_control
+from bitflip.search.driver import Searcher, SearchPlan, _percent, _predict, _RootSearch, disc_widen
+from bitflip.search.endgame import busy_table
 from bitflip.search.limits import Limit, SearchInfo
 
 
@@ -153,10 +155,6 @@ def test_time_prediction_and_confidence() -> None:
 def test_endgame_window_stops_widening_when_the_table_disagrees() -> None:
     """A selective pass's table can fail high at 10, then low at 9 in the window that
     starts there: the widening must end (the whole scale), not alternate for ever."""
-    from bitflip.search.control import new_control
-    from bitflip.search.driver import _RootSearch, disc_widen
-    from bitflip.search.endgame import busy_table
-
     b = Board()
     p, o = b.side_bitboards()
     windows: list[tuple[int, int]] = []

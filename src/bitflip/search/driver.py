@@ -155,9 +155,10 @@ class _RootSearch:
             alpha, beta = window
 
 
-def disc_widen() -> Widen:
+def disc_widen(wld: bool = False) -> Widen:
     """How an endgame pass widens its window (discs): from the failed score to the end of the
-    scale, then, once it has failed both ways, the whole scale.
+    scale, then, once it has failed both ways, the whole scale. A win/loss/draw pass never
+    widens: (-1, 1) already tells a win (>= 1), a draw and a loss (<= -1).
 
     A fail-soft failed score is itself a bound, so the next window starts there. But the
     table of a selective pass holds ProbCut's guesses beside proven bounds, and those
@@ -169,6 +170,8 @@ def disc_widen() -> Widen:
 
     def widen(score: int, alpha: int, beta: int) -> tuple[int, int] | None:
         nonlocal failed_low, failed_high
+        if wld:
+            return None
         if score <= alpha and alpha > -65:
             failed_low = True
             return (-65, 65) if failed_high else (-65, score + 1)
@@ -178,10 +181,6 @@ def disc_widen() -> Widen:
         return None
 
     return widen
-
-
-def _never_widen(score: int, alpha: int, beta: int) -> None:
-    return None
 
 
 @dataclass(frozen=True)
@@ -530,9 +529,7 @@ class Searcher:
         if guess is not None:
             alpha, beta = max(guess - width, -65), min(guess + width, 65)
         root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
-        # A win/loss/draw pass never widens: (-1, 1) already tells a win (>= 1), a draw, a loss.
-        widen = _never_widen if plan.wld else disc_widen()
-        return root.aspiration(moves, alpha, beta, widen)
+        return root.aspiration(moves, alpha, beta, disc_widen(plan.wld))
 
     # --- reporting ---------------------------------------------------------------------------
 
