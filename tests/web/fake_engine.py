@@ -50,9 +50,19 @@ class Engine:
     instances: ClassVar[list[Engine]] = []
 
     def __init__(
-        self, level: int = 5, *, evaluation: str = "default", tt_mb: int = 64, size: int = 8
+        self,
+        level: int = 5,
+        *,
+        evaluation: str = "default",
+        tt_mb: int = 64,
+        size: int = 8,
+        book: str | None = None,
+        book_randomness: float = 0.0,
+        seed: int | None = None,
     ) -> None:
         self.level = level
+        self.book = book
+        """The book it was asked to play from (it plays none: its moves are known answers)."""
         self.board = Board(size=size)
         self._stop = threading.Event()
         self.pondered: list[str] = []

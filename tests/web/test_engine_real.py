@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
 from bitflip.agents import DEFAULT_OPPONENT
+from bitflip.core.board import Board
+from bitflip.search.book import open_book
 from bitflip.search.levels import DEFAULT_LEVEL
 from bitflip.web.app import create_app
 
@@ -65,3 +68,31 @@ def test_hints_in_a_lopsided_position_are_discs_within_the_board(client: TestCli
     r = client.post(f"/api/games/{v['id']}/hint", json={"seconds": 0.3})
     hints = r.json()["hints"]
     assert hints and all(-64 <= h["score"] <= 64 for h in hints)
+
+
+def test_engine_opponent_plays_from_the_book_and_marks_it(client: TestClient) -> None:
+    v = new(client, human="black", opponent="engine:level=1")
+    v = client.post(f"/api/games/{v['id']}/moves", json={"move": "f5"}).json()
+    v = wait_for(client, v, lambda v: len(v["moves"]) == 2, 60)
+    # The reply to f5 is the book's (scored by the book, marked for the move list) ...
+    point = next(e for e in v["evals"] if e["ply"] == 1)
+    assert point["source"] == "book"
+    board = Board()
+    board.push("f5")
+    p, o = board.side_bitboards()
+    held = open_book("default").moves(p, o, board.geometry.mask)
+    near_best = {board.geometry.square_name(m.move): m.score for m in held}
+    near_best = {k: s for k, s in near_best.items() if s >= held[0].score - 1}
+    assert v["moves"][1] in near_best
+    assert point["score"] == pytest.approx(-near_best[v["moves"][1]])  # black's view
+    # ... and a hint there later keeps the mark.
+    client.post(f"/api/games/{v['id']}/hint", json={"seconds": 0.1})
+    v = client.get(f"/api/games/{v['id']}").json()
+    assert next(e for e in v["evals"] if e["ply"] == 1)["source"] == "book"
+
+
+def test_without_a_book_the_engine_searches_its_first_move() -> None:
+    with TestClient(create_app(":memory:", book=None), base_url=BASE) as c:
+        v = new(c, human="white", opponent="engine:level=1")
+        v = wait_for(c, v, lambda v: len(v["moves"]) == 1, 60)
+        assert next(e for e in v["evals"] if e["ply"] == 0)["source"] == "move"

@@ -37,6 +37,13 @@ def register(sub: Subparsers) -> None:
         "agents by default; specs that start a program or read a file (nboard:cmd=..., net=..., "
         "weights=..., table=...) must be named here or with --opponent",
     )
+    p.add_argument(
+        "--book",
+        default="default",
+        metavar="FILE|default|none",
+        help="opening book of the web app's engine opponents on 8x8 (default: the shipped one); "
+        "book moves are marked in the move list",
+    )
     p.add_argument("--color", choices=("black", "white"), default="black", help="your colour")
     p.add_argument("--size", type=int, choices=(4, 6, 8), default=8, help="board size")
     p.add_argument("--seed", type=int, default=None, help="seed of the opponent's randomness")
@@ -72,6 +79,7 @@ def run(args: argparse.Namespace) -> int:
         opponent=opponent,
         allow_opponents=args.allow_opponent,
         open_browser=not args.no_browser,
+        book=None if args.book == "none" else args.book,
     )
 
 
@@ -83,6 +91,7 @@ def serve(
     opponent: str,
     open_browser: bool,
     allow_opponents: list[str] | None = None,
+    book: str | None = "default",
 ) -> int:
     """Serve the web app until interrupted; opens the browser once the server listens."""
     try:
@@ -100,8 +109,12 @@ def serve(
     allowed = list(allow_opponents or [])
     for spec in [opponent, *allowed]:
         canonical(spec)  # a bad spec fails now, in one line, not in the first game
+    if book is not None:
+        from bitflip.search.book import open_book
+
+        open_book(book)  # a missing or broken book fails now, naming the file
     Opponent(opponent, size=8)
-    app = create_app(db, opponent=opponent, allow_opponents=allowed, host=host)
+    app = create_app(db, opponent=opponent, allow_opponents=allowed, host=host, book=book)
     if host in ("0.0.0.0", "::"):
         print(
             "warning: serving on every network interface: anyone who can reach this machine "

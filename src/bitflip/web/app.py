@@ -52,6 +52,7 @@ def create_app(
     host: str = "127.0.0.1",
     workers: int = 8,
     make_engine: EngineFactory = new_engine,
+    book: str | None = "default",
 ) -> FastAPI:
     """The web app over the games in ``db_path``.
 
@@ -62,6 +63,8 @@ def create_app(
         host: the address the server is bound to; requests must name it in ``Host``.
         workers: threads for opponents, pondering and analysis.
         make_engine: builds the engines of opponents, hints and analysis (tests pass a stand-in).
+        book: the opening book engine opponents play from on 8x8: "default" (the shipped one),
+            a book file, or None; book moves are marked in the move list.
     """
     default = opponent or DEFAULT_OPPONENT
     policy = OpponentPolicy.allowing([default, *allow_opponents])
@@ -71,6 +74,7 @@ def create_app(
         workers=workers,
         policy=policy,
         make_engine=make_engine,
+        book=book,
     )
 
     @asynccontextmanager

@@ -155,7 +155,8 @@ class Background:
             if after is not None:
                 s.state.clocks[s.state.node] = after
             if choice.score is not None:
-                s.state.set_eval(node, choice.score, choice.exact, "move")
+                source = "book" if choice.book else "move"
+                s.state.set_eval(node, choice.score, choice.exact, source)
             self._changed(s)
 
     def _ponder_task(self, s: Session, board: Board, epoch: int) -> None:

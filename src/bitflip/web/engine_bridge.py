@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 
 TT_MB = 16
 """Transposition table of each game's engines: several games share the server's memory."""
+BOOK_RANDOMNESS = 1.0
+"""Discs of randomness in an engine opponent's book moves: a person's games against it vary."""
 
 
 def disc_score(score: float, exact: bool, size: int) -> float:
@@ -53,7 +55,8 @@ class WebEngine(SearchEngine, Protocol):
 
 
 EngineFactory = Callable[..., WebEngine]
-"""Builds an engine: ``make_engine(level=N, tt_mb=..., size=...)`` (level optional)."""
+"""Builds an engine: ``make_engine(level=N, tt_mb=..., size=..., book=..., book_randomness=...,
+seed=...)`` (only ``tt_mb`` and ``size`` always given)."""
 
 
 def levels() -> list[int]:
@@ -72,10 +75,17 @@ class Choice:
     move: Move
     score: float | None = None
     exact: bool = False
+    book: bool = False
+    """The move came from the opening book (its score is the book's)."""
 
 
 class Opponent:
-    """A game's opponent built from an agent spec; thread-safe ``stop`` and ``ponder``."""
+    """A game's opponent built from an agent spec; thread-safe ``stop`` and ``ponder``.
+
+    ``book`` is the opening book an engine opponent plays from on 8x8 (``"default"``: the
+    shipped one; None: none), choosing among moves within :data:`BOOK_RANDOMNESS` of the best.
+    The person who starts the server picks it; a request cannot name a file.
+    """
 
     def __init__(
         self,
@@ -84,6 +94,7 @@ class Opponent:
         size: int,
         seed: int | None = None,
         make_engine: EngineFactory = new_engine,
+        book: str | None = None,
     ) -> None:
         self.spec = spec
         parsed = parse_spec(spec)
@@ -96,7 +107,17 @@ class Opponent:
             level = parsed.params.get("level", DEFAULT_LEVEL)
             if level not in LEVELS:
                 raise AgentSpecError(f"engine level must be one of {levels()}, not {level!r}")
-            self._engine = make_engine(level=level, tt_mb=TT_MB, size=size)
+            if book is not None and size == 8:
+                self._engine = make_engine(
+                    level=level,
+                    tt_mb=TT_MB,
+                    size=size,
+                    book=book,
+                    book_randomness=BOOK_RANDOMNESS,
+                    seed=seed,
+                )
+            else:
+                self._engine = make_engine(level=level, tt_mb=TT_MB, size=size)
         else:
             self._agent = make_agent(spec, seed=seed)
             self._agent.new_game()
@@ -122,7 +143,8 @@ class Opponent:
             limit = Limit(clocks=clocks) if clocks is not None else None
             result = self._engine.go(limit, on_info=on_info)
             exact = bool(result.exact)
-            return Choice(int(result.move), disc_score(result.score, exact, board.size), exact)
+            score = disc_score(result.score, exact, board.size)
+            return Choice(int(result.move), score, exact, bool(result.book))
         assert self._agent is not None
         return Choice(int(self._agent.select_move(board)))
 

@@ -273,8 +273,9 @@ class GameState:
         board = self.board_at(node)
         black_view = score_for_mover if board.turn == BLACK else -score_for_mover
         old = self.evals.get(node)
-        # Keep the better-founded value: exact beats heuristic.
-        if old is not None and old.exact and not exact:
+        # Keep the better-founded value: exact beats heuristic. A book move's score stays
+        # too (the move list marks the move played there as the book's).
+        if old is not None and (old.exact or old.source == "book") and not exact:
             return
         self.evals[node] = Evaluation(node, float(black_view), exact, source)
 

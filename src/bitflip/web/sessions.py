@@ -75,11 +75,14 @@ class GameManager(Background):
         workers: int = 4,
         policy: OpponentPolicy | None = None,
         make_engine: EngineFactory = new_engine,
+        book: str | None = None,
         clock: Callable[[], float] = time.monotonic,
         reaper: bool = True,
     ) -> None:
         self.store = store
         self.make_engine = make_engine
+        self.book = book
+        """The opening book of engine opponents (see :class:`Opponent`)."""
         self.default_opponent = default_opponent
         self.policy = policy or OpponentPolicy.allowing([default_opponent])
         """Which opponent specs requests may name (the default is always allowed)."""
@@ -180,6 +183,7 @@ class GameManager(Background):
                 size=s.state.size,
                 seed=s.state.seed,
                 make_engine=self.make_engine,
+                book=self.book,
             )
         except AgentSpecError as exc:
             raise GameError(str(exc)) from None

@@ -14,6 +14,8 @@ function button(text, className, data) {
 
 export function renderMoves(list, view) {
   const analysis = new Map(view.analysis.map((a) => [a.ply, a]));
+  // A book move's position carries the book's score: the move played from it is the book's.
+  const book = new Set(view.evals.filter((e) => e.source === "book").map((e) => e.ply));
   const branches = new Map();
   for (const b of view.branches) {
     if (!branches.has(b.ply)) branches.set(b.ply, []);
@@ -34,6 +36,10 @@ export function renderMoves(list, view) {
       b.title = `played ${formatScore(a.score)}, best ${a.best_move} ${formatScore(a.best_score)}` +
         (a.mistake ? ` \u2014 ${a.mistake}` : "") + (a.comparable ? "" : " (scores of different kinds: not marked)");
       if (a.mistake) b.classList.add(a.mistake);
+    }
+    if (book.has(i)) {
+      b.classList.add("book");
+      b.title = b.title ? `${b.title} (book move)` : "from the opening book";
     }
     li.append(b);
     const alts = branches.get(ply);
