@@ -347,9 +347,14 @@ class EngineAgent:
         self.threads = threads
         self.book = open_book(book)
         self.book_random = float(book_random)
+        # The name tells apart agents that play differently (an arena needs distinct names).
         self.name = f"engine:level={level}"
+        if eval != "default":
+            self.name += f",eval={eval}"
         if book != "none":
             self.name += f",book={book}"
+            if self.book_random:
+                self.name += f",book_random={self.book_random:g}"
         self._engines: dict[int, Engine] = {}
 
     def _limit(self) -> Limit | None:

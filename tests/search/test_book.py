@@ -153,7 +153,10 @@ def test_engine_agents_take_book_and_threads() -> None:
     from bitflip.agents import make_agent
 
     agent = make_agent("engine:level=2,book=default,book_random=1,threads=2", seed=3)
-    assert agent.name == "engine:level=2,book=default"
+    assert agent.name == "engine:level=2,book=default,book_random=1"
+    # Agents that play differently have different names (an arena keys results by name).
+    assert make_agent("engine:level=2,eval=features").name == "engine:level=2,eval=features"
+    assert make_agent("engine:level=2,book=default").name == "engine:level=2,book=default"
     board = Board()
     while not board.is_game_over() and len(board.move_stack) < 12:
         board.push(agent.select_move(board))
