@@ -53,10 +53,32 @@ def test_fitting_reduces_error_on_a_small_sample() -> None:
     errors = []
     for epoch in range(3):
         order = rng.permutation(len(p))
-        _sgd_epoch(raw, phases, p, o, target, order, 0.5 * 0.7**epoch)
+        _sgd_epoch(raw, phases, p, o, target, order, 0.5 * 0.7**epoch, 0.0)
         errors.append(float(np.abs(predict_raw(raw, phases, p, o) - target).mean()))
     assert errors[0] < 0.6 * before
     assert errors[2] < errors[0]
+
+
+def test_neighbour_weight_trains_the_phases_beside_a_positions_own() -> None:
+    phases = phase_map(3)  # 0-20, 21-40, 41-60 empties
+    pos = random_positions(3000, seed=5)
+    p = np.array([a for a, _ in pos], dtype=np.uint64)
+    o = np.array([b for _, b in pos], dtype=np.uint64)
+    empties = np.array([64 - bin(int(a) | int(b)).count("1") for a, b in pos])
+    middle = phases[empties] == 1
+    p, o = p[middle], o[middle]
+    target = np.full(len(p), 10.0, dtype=np.float32)
+    order = np.arange(len(p))
+    alone = np.zeros((3, LAYOUT.raw_stride))
+    _sgd_epoch(alone, phases, p, o, target, order, 0.5, 0.0)
+    assert not alone[0].any() and not alone[2].any() and alone[1].any()
+    shared = np.zeros((3, LAYOUT.raw_stride))
+    _sgd_epoch(shared, phases, p, o, target, order, 0.5, 0.5)
+    np.testing.assert_array_equal(shared[1], alone[1])  # its own phase learns as before
+    # The neighbours learn the same positions (at half the step): near the target.
+    for ph in (0, 2):
+        guess = float(np.mean(predict_raw(shared, np.full(61, ph), p, o)))
+        assert abs(guess - 10.0) < 3.0
 
 
 def test_samples_targets_from_the_movers_view() -> None:

@@ -63,6 +63,10 @@ class PatternsFitConfig:
     learning_rate: float = 0.2
     """NLMS step at the first epoch (0 < lr < 2), decayed by ``decay`` each epoch."""
     decay: float = 0.5
+    neighbour_weight: float = 0.0
+    """Each position also trains the weight sets of the phases beside its own, with this share
+    of the step (0: its own phase only): a phase's tables then learn from more positions, its
+    rare pattern configurations most of all."""
     min_empties: int = 0
     """Skip positions with fewer empties (0: keep all)."""
     out: str = "runs/patterns"
@@ -96,6 +100,8 @@ class PatternsFitConfig:
             raise ValueError(f"holdout must be between 0 and 1, not {self.holdout}")
         if not 0.0 < self.learning_rate < 2.0:
             raise ValueError(f"learning_rate must be in (0, 2), not {self.learning_rate}")
+        if not 0.0 <= self.neighbour_weight <= 1.0:
+            raise ValueError(f"neighbour_weight must be in [0, 1], not {self.neighbour_weight}")
         make_phase_map(self.phases)
 
     def data_key(self) -> str:
@@ -257,6 +263,7 @@ def _sgd_epoch(
     target: np.ndarray,
     order: np.ndarray,
     lr: float,
+    neighbour_weight: float,
 ) -> float:
     n_or = ORIENT_LEN.shape[0]
     idx = np.zeros(n_or, dtype=np.int64)
@@ -265,9 +272,7 @@ def _sgd_epoch(
     for k in range(order.shape[0]):
         i = order[k]
         pred, mob, phase = _predict_one(raw, phases, p[i], o[i], idx)
-        block = raw[phase]
-        err = target[i] - pred
-        total += abs(err)
+        total += abs(target[i] - pred)
         # Normalised LMS: the step is divided by the squared norm of the input, where a table
         # entry read by c orientations at once is one input of value c.
         norm = 1.0 + mob * mob
@@ -276,11 +281,23 @@ def _sgd_epoch(
             norm += 2.0 * seen[idx[j]] - 1.0
         for j in range(n_or):
             seen[idx[j]] = 0
-        step = lr * err / norm
-        block[0] += step
-        block[1] += step * mob
-        for j in range(n_or):
-            block[idx[j]] += step
+        # Its own phase, then those beside it (each with its own prediction).
+        for d in range(3):
+            ph = phase + (0, -1, 1)[d]
+            if d > 0 and (neighbour_weight == 0.0 or ph < 0 or ph >= raw.shape[0]):
+                continue
+            block = raw[ph]
+            if d == 0:
+                guess = pred
+            else:
+                guess = block[0] + block[1] * mob
+                for j in range(n_or):
+                    guess += block[idx[j]]
+            step = (1.0 if d == 0 else neighbour_weight) * lr * (target[i] - guess) / norm
+            block[0] += step
+            block[1] += step * mob
+            for j in range(n_or):
+                block[idx[j]] += step
     return float(total / max(order.shape[0], 1))
 
 
@@ -422,7 +439,10 @@ def fit_patterns(
         err_sum = 0.0
         done = 0
         for part in _iter_chunks(order, chunk):
-            err_sum += _sgd_epoch(raw, phases, train.p, train.o, train.target, part, lr) * len(part)
+            err = _sgd_epoch(
+                raw, phases, train.p, train.o, train.target, part, lr, cfg.neighbour_weight
+            )
+            err_sum += err * len(part)
             done += len(part)
             if progress:
                 progress(done, len(order), f"epoch {epoch + 1}/{cfg.epochs}")
@@ -501,7 +521,11 @@ phase), {weights.n_phases} phases by number of empties.
         else "the final disc difference"
     }, from the side to move's view.
 - Method: normalised LMS SGD, {cfg.epochs} epochs, learning rate {cfg.learning_rate} x
-  {cfg.decay}^epoch, starting from {f"the weights {cfg.init}" if cfg.init else "zeros"}.
+  {cfg.decay}^epoch, starting from {f"the weights {cfg.init}" if cfg.init else "zeros"}{
+        f"; each position also trains the neighbouring phases at {cfg.neighbour_weight} of the step"
+        if cfg.neighbour_weight
+        else ""
+    }.
 
 ## Held-out error
 
