@@ -315,6 +315,15 @@ def test_level_picker_changes_the_opponent(page: Any, server: str) -> None:
     assert page.input_value("#opponent") == "engine:level=3"
 
 
+def test_the_engines_book_moves_are_marked_in_the_move_list(page: Any, server: str) -> None:
+    start(page, server, human="black", opponent="engine:level=1", moves="f5")
+    page.wait_for_function("window.bitflip.view.moves.length === 2")  # the book's reply
+    reply = page.locator("#moves button[data-ply='2']")
+    assert "book" in (reply.get_attribute("class") or "")
+    assert reply.get_attribute("title") == "from the opening book"
+    assert "book" not in (page.locator("#moves button[data-ply='1']").get_attribute("class") or "")
+
+
 def test_a_loaded_game_plays_on_against_the_engine(page: Any, server: str) -> None:
     start(page, server, human="both")
     old = view(page)["id"]

@@ -59,11 +59,11 @@ class PatternsFitConfig:
     """"final": final disc difference; "theoretical": the WTHOR perfect-play score of the game's
     position at ``depth`` empties (exact there, and free of the players' endgame errors before
     it) for positions with at least that many empties, the final difference after it."""
-    epochs: int = 5
+    epochs: int = 20
     learning_rate: float = 0.2
     """NLMS step at the first epoch (0 < lr < 2), decayed by ``decay`` each epoch."""
-    decay: float = 0.5
-    neighbour_weight: float = 0.0
+    decay: float = 0.85
+    neighbour_weight: float = 0.5
     """Each position also trains the weight sets of the phases beside its own, with this share
     of the step (0: its own phase only): a phase's tables then learn from more positions, its
     rare pattern configurations most of all."""
