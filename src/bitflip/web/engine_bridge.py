@@ -107,17 +107,10 @@ class Opponent:
             level = parsed.params.get("level", DEFAULT_LEVEL)
             if level not in LEVELS:
                 raise AgentSpecError(f"engine level must be one of {levels()}, not {level!r}")
+            with_book: dict[str, Any] = {}
             if book is not None and size == 8:
-                self._engine = make_engine(
-                    level=level,
-                    tt_mb=TT_MB,
-                    size=size,
-                    book=book,
-                    book_randomness=BOOK_RANDOMNESS,
-                    seed=seed,
-                )
-            else:
-                self._engine = make_engine(level=level, tt_mb=TT_MB, size=size)
+                with_book = {"book": book, "book_randomness": BOOK_RANDOMNESS, "seed": seed}
+            self._engine = make_engine(level=level, tt_mb=TT_MB, size=size, **with_book)
         else:
             self._agent = make_agent(spec, seed=seed)
             self._agent.new_game()
