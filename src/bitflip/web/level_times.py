@@ -2,10 +2,10 @@
 
 Measured, not guessed: ``PYTHONPATH=src python benchmarks/level_times.py --levels 1 2 ... 20
 --ffo ../shared/data/ffo`` (a move from a fresh 64 MB table on the 8 bench positions plus
-FFO #1 and #40, wall seconds), on the 2-core shared development VM with other work running
-(load 3-3.6), 2026-11-24 after the search changes of that day (levels 1-19; level 20 from
-before them, so slower than it now is; see ``benchmarks/RESULTS-web.md``). Moves in a game
-come faster than these: the table is warm from the previous move and from pondering.
+FFO #1 and #40, wall seconds), on the 2-core development VM, idle, 2026-11-24 13:05 UTC with
+the pattern weights `ee3080ce8943` (levels 1-19; level 20 from before that day's search changes,
+so slower than it now is; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than
+these: the table is warm from the previous move and from pondering.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ class LevelTime:
 
 
 LEVEL_TIMES: dict[int, LevelTime] = {
-    1: LevelTime(0.00, 0.02),
+    1: LevelTime(0.00, 0.01),
     2: LevelTime(0.00, 0.00),
     3: LevelTime(0.00, 0.00),
     4: LevelTime(0.00, 0.00),
@@ -31,16 +31,16 @@ LEVEL_TIMES: dict[int, LevelTime] = {
     7: LevelTime(0.00, 0.00),
     8: LevelTime(0.00, 0.00),
     9: LevelTime(0.00, 0.01),
-    10: LevelTime(0.01, 0.01),
-    11: LevelTime(0.01, 0.02),
-    12: LevelTime(0.02, 0.04),
-    13: LevelTime(0.07, 0.35),
-    14: LevelTime(0.10, 0.34),
-    15: LevelTime(0.14, 0.50),
-    16: LevelTime(0.24, 0.89),
-    17: LevelTime(0.54, 2.91),
-    18: LevelTime(0.84, 4.09),
-    19: LevelTime(3.30, 18.09),
+    10: LevelTime(0.01, 0.02),
+    11: LevelTime(0.01, 0.03),
+    12: LevelTime(0.01, 0.04),
+    13: LevelTime(0.07, 0.30),
+    14: LevelTime(0.09, 0.31),
+    15: LevelTime(0.12, 0.30),
+    16: LevelTime(0.21, 0.67),
+    17: LevelTime(0.46, 1.61),
+    18: LevelTime(0.71, 2.49),
+    19: LevelTime(1.42, 5.45),
     20: LevelTime(48.70, 206.68),
 }
 """Level (1-20) to its measured move time."""
