@@ -33,6 +33,20 @@ def test_bad_opponent_is_one_line(capsys: pytest.CaptureFixture[str], tmp_path: 
     assert rc == 2 and "unknown agent 'zz'" in err and len(err.strip().splitlines()) == 1
 
 
+def test_a_missing_or_broken_book_is_one_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    pytest.importorskip("fastapi")
+    assert build_parser().parse_args(["play"]).book == "default"
+    broken = tmp_path / "broken.npz"
+    broken.write_bytes(b"not a book")
+    for book in (tmp_path / "missing.npz", broken):
+        db = str(tmp_path / "g.sqlite")
+        rc = main(["play", "--no-browser", "--db", db, "--book", str(book)])
+        err = capsys.readouterr().err
+        assert rc == 2 and book.name in err and len(err.strip().splitlines()) == 1
+
+
 def test_server_starts_answers_and_stops(tmp_path: Path) -> None:
     pytest.importorskip("uvicorn")
     env = dict(os.environ, PYTHONPATH=str(REPO / "src"))

@@ -56,7 +56,7 @@ class Engine:
         evaluation: str = "default",
         tt_mb: int = 64,
         size: int = 8,
-        book: str | None = None,
+        book: object = None,
         book_randomness: float = 0.0,
         seed: int | None = None,
     ) -> None:

@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         opponent=opponent,
         allow_opponents=args.allow_opponent,
         open_browser=not args.no_browser,
-        book=None if args.book == "none" else args.book,
+        book=args.book,
     )
 
 
@@ -109,10 +109,6 @@ def serve(
     allowed = list(allow_opponents or [])
     for spec in [opponent, *allowed]:
         canonical(spec)  # a bad spec fails now, in one line, not in the first game
-    if book is not None:
-        from bitflip.search.book import open_book
-
-        open_book(book)  # a missing or broken book fails now, naming the file
     Opponent(opponent, size=8)
     app = create_app(db, opponent=opponent, allow_opponents=allowed, host=host, book=book)
     if host in ("0.0.0.0", "::"):

@@ -25,6 +25,7 @@ from fastapi.staticfiles import StaticFiles
 
 from bitflip.agents import DEFAULT_OPPONENT, agent_names
 from bitflip.core.board import BLACK, WHITE
+from bitflip.search.book import open_book
 from bitflip.search.levels import DEFAULT_LEVEL
 from bitflip.web import api, engine_bridge, records
 from bitflip.web.engine_bridge import EngineFactory, new_engine
@@ -64,7 +65,8 @@ def create_app(
         workers: threads for opponents, pondering and analysis.
         make_engine: builds the engines of opponents, hints and analysis (tests pass a stand-in).
         book: the opening book engine opponents play from on 8x8: "default" (the shipped one),
-            a book file, or None; book moves are marked in the move list.
+            a book file, or None/"none"; read once here (a missing or broken file is a
+            ``BookError`` naming it). Book moves are marked in the move list.
     """
     default = opponent or DEFAULT_OPPONENT
     policy = OpponentPolicy.allowing([default, *allow_opponents])
@@ -74,7 +76,7 @@ def create_app(
         workers=workers,
         policy=policy,
         make_engine=make_engine,
-        book=book,
+        book=open_book(book),
     )
 
     @asynccontextmanager

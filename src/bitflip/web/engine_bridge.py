@@ -21,6 +21,7 @@ from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
 from bitflip.engine import Engine
 from bitflip.protocols.nboard import SearchEngine
+from bitflip.search.book import Book
 from bitflip.search.levels import DEFAULT_LEVEL, LEVELS
 from bitflip.search.limits import Clocks, Limit, MoveScore, SearchInfo
 
@@ -82,9 +83,9 @@ class Choice:
 class Opponent:
     """A game's opponent built from an agent spec; thread-safe ``stop`` and ``ponder``.
 
-    ``book`` is the opening book an engine opponent plays from on 8x8 (``"default"``: the
-    shipped one; None: none), choosing among moves within :data:`BOOK_RANDOMNESS` of the best.
-    The person who starts the server picks it; a request cannot name a file.
+    ``book`` is the opening book an engine opponent plays from on 8x8 (None: none), choosing
+    among moves within :data:`BOOK_RANDOMNESS` of the best. The person who starts the server
+    picks it; a request cannot name a file.
     """
 
     def __init__(
@@ -94,7 +95,7 @@ class Opponent:
         size: int,
         seed: int | None = None,
         make_engine: EngineFactory = new_engine,
-        book: str | None = None,
+        book: Book | None = None,
     ) -> None:
         self.spec = spec
         parsed = parse_spec(spec)

@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from bitflip.agents import AgentSpecError
 from bitflip.core.board import BLACK, Board, IllegalMoveError, InvalidMoveError
+from bitflip.search.book import Book
 from bitflip.web import api
 from bitflip.web.background import Background
 from bitflip.web.engine_bridge import Analyst, EngineFactory, Opponent, new_engine
@@ -75,14 +76,14 @@ class GameManager(Background):
         workers: int = 4,
         policy: OpponentPolicy | None = None,
         make_engine: EngineFactory = new_engine,
-        book: str | None = None,
+        book: Book | None = None,
         clock: Callable[[], float] = time.monotonic,
         reaper: bool = True,
     ) -> None:
         self.store = store
         self.make_engine = make_engine
         self.book = book
-        """The opening book of engine opponents (see :class:`Opponent`)."""
+        """The opening book of engine opponents, read once for all games (see :class:`Opponent`)."""
         self.default_opponent = default_opponent
         self.policy = policy or OpponentPolicy.allowing([default_opponent])
         """Which opponent specs requests may name (the default is always allowed)."""
