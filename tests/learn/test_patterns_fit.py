@@ -116,6 +116,9 @@ def test_config_errors(tmp_path: Path) -> None:
     cfg.write_text('[patterns]\nphases = "many"\n')
     with pytest.raises(ValueError, match="phases must be int"):
         PatternsFitConfig.from_toml(cfg)
+    cfg.write_text("[patterns]\nneighbour_weight = 1.5\n")
+    with pytest.raises(ValueError, match=r"neighbour_weight must be in \[0, 1\], not 1.5"):
+        PatternsFitConfig.from_toml(cfg)
     cfg.write_text("[patterns]\nlearning_rate = 1\nextra = []\n")
     assert PatternsFitConfig.from_toml(cfg).learning_rate == 1
 
