@@ -9,7 +9,7 @@ from typing import Any
 
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
-from bitflip.protocols.nboard import NBoardServer
+from bitflip.protocols.nboard import NBoardServer, fallback_move
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
 
 
@@ -245,10 +245,29 @@ def test_quit_ends_the_session_and_stops_the_search() -> None:
     assert server.run(["ping 1", "quit", "ping 2"]) == 0
 
 
-def test_failing_search_keeps_the_session() -> None:
+def test_failing_search_still_answers_a_move_and_keeps_the_session() -> None:
+    # A GUI waits for "===": a crashed search answers a legal move found without it.
     out, err = session(RecordingEngine(fail=True), ["go", "ping 1"])
-    assert out == ["status bitflip is thinking", "status bitflip failed: kernel exploded", "pong 1"]
-    assert "kernel exploded" in err
+    assert out[:2] == ["status bitflip is thinking", "status bitflip failed: kernel exploded"]
+    assert out[2].startswith("=== ") and out[2].split()[1].split("/")[0] in {"d3", "c4", "f5", "e6"}
+    assert out[3:] == ["pong 1"]
+    assert "kernel exploded" in err and "without a search" in err
+
+
+def test_fallback_move_prefers_a_corner_then_fewest_replies() -> None:
+    board = Board("-" * 64 + " X")
+    board.black, board.white = 1 << 2 | 1 << 17, 1 << 1 | 1 << 9  # c1 and b3 against b1, b2
+    assert fallback_move(board) == 0  # a1 takes b1 and b2
+    start = Board()
+    replies = {}
+    for move in start.legal_moves:
+        child = start.copy()
+        child.push(move)
+        replies[move] = len(child.legal_moves)
+    assert fallback_move(start) == min(replies, key=lambda m: (replies[m], m))
+    stuck = Board("-" * 64 + " X")
+    stuck.black, stuck.white = 1 << 0, 1 << 63  # neither side can move: no move at all
+    assert fallback_move(stuck) == PASS
 
 
 def test_progress_lines_are_throttled() -> None:

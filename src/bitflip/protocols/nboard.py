@@ -31,6 +31,8 @@ input is read while the engine thinks: ``set depth`` and ``set contempt`` apply 
 search at once, and any other command first stops the running search (which still sends its
 answer), so replies come in order and a ``ping`` is answered within milliseconds. Unknown or
 malformed lines get no reply on stdout: they are reported on stderr and the session goes on.
+A search that fails (a bug of ours) is reported the same way and ``go`` still answers, with a
+move chosen without searching (:func:`fallback_move`), so the GUI is never left waiting.
 """
 
 from __future__ import annotations
@@ -81,6 +83,21 @@ class GameParseError(ValueError):
 def move_text(move: Move, board: Board) -> str:
     """A move as NBoard reads it: ``f5`` (lower case), ``PA`` for a pass."""
     return "PA" if move == PASS else board.geometry.square_name(move)
+
+
+def fallback_move(board: Board) -> Move:
+    """A legal move found without the engine (when its search fails): a corner if there is
+    one, else the move that leaves the opponent the fewest replies; PASS when it must pass."""
+    n = board.size
+    corners = {0, n - 1, 8 * (n - 1), 8 * (n - 1) + n - 1}  # squares are 8 * row + col
+    best: tuple[int, Move] | None = None
+    for move in board.legal_moves:
+        child = board.copy(stack=False)
+        child.push(move)
+        key = (-1 if move in corners else len(child.legal_moves), move)
+        if best is None or key < best:
+            best = key
+    return PASS if best is None else best[1]
 
 
 def board_from_ggf(text: str, size: int = 8) -> Board:
@@ -332,8 +349,12 @@ class NBoardServer:
         try:
             result = self.engine.go(limit, on_info=progress)
         except Exception as exc:  # a crashed search must not kill the session
-            self.warn(f"search failed: {exc!r}")
+            # The GUI (or referee) waits for "===": answer with a move chosen without the
+            # search rather than leave the game hanging.
+            fallback = move_text(fallback_move(board), board)
+            self.warn(f"search failed: {exc!r}; played {fallback} without a search")
             self.send(f"status {self.name} failed: {exc}")
+            self.send(f"=== {fallback}/0.00/{self.clock() - t0:.1f}")
             return
         seconds = self.clock() - t0
         self.send(f"nodestats {result.nodes} {seconds:.2f}")
