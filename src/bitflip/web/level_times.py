@@ -3,8 +3,8 @@
 Measured, not guessed: ``PYTHONPATH=src python benchmarks/level_times.py --levels 1 2 ... 20
 --ffo ../shared/data/ffo`` (a move from a fresh 64 MB table on the 8 bench positions plus
 FFO #1 and #40, wall seconds), on the 2-core development VM, idle, 2026-11-24 13:05 UTC with
-the pattern weights `ee3080ce8943` (levels 1-19; level 20 from before that day's search changes,
-so slower than it now is; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than
+the pattern weights `ee3080ce8943` (levels 1-19; level 20 at 15:24 UTC with the same code, the
+other core busy; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than
 these: the table is warm from the previous move and from pondering.
 """
 
@@ -41,7 +41,7 @@ LEVEL_TIMES: dict[int, LevelTime] = {
     17: LevelTime(0.46, 1.61),
     18: LevelTime(0.71, 2.49),
     19: LevelTime(1.42, 5.45),
-    20: LevelTime(48.70, 206.68),
+    20: LevelTime(12.57, 72.56),
 }
 """Level (1-20) to its measured move time."""
 
