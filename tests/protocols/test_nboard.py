@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from bitflip.agents import PositionalAgent
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
 from bitflip.protocols.nboard import NBoardServer, fallback_move
@@ -254,20 +255,16 @@ def test_failing_search_still_answers_a_move_and_keeps_the_session() -> None:
     assert "kernel exploded" in err and "without a search" in err
 
 
-def test_fallback_move_prefers_a_corner_then_fewest_replies() -> None:
+def test_fallback_move_is_the_positional_choice_corners_first() -> None:
     board = Board("-" * 64 + " X")
     board.black, board.white = 1 << 2 | 1 << 17, 1 << 1 | 1 << 9  # c1 and b3 against b1, b2
-    assert fallback_move(board) == 0  # a1 takes b1 and b2
+    assert fallback_move(board) == 0  # a1 (taking b1) beats every other square
     start = Board()
-    replies = {}
-    for move in start.legal_moves:
-        child = start.copy()
-        child.push(move)
-        replies[move] = len(child.legal_moves)
-    assert fallback_move(start) == min(replies, key=lambda m: (replies[m], m))
-    stuck = Board("-" * 64 + " X")
-    stuck.black, stuck.white = 1 << 0, 1 << 63  # neither side can move: no move at all
-    assert fallback_move(stuck) == PASS
+    assert fallback_move(start) == PositionalAgent(seed=0).select_move(start)
+    assert fallback_move(start) in start.legal_moves
+    stuck = Board("-" * 64 + " O")
+    stuck.black, stuck.white = 1 << 0, 1 << 1  # white b1 cannot move; black (c1) can
+    assert list(stuck.legal_moves) == [PASS] and fallback_move(stuck) == PASS
 
 
 def test_progress_lines_are_throttled() -> None:

@@ -32,7 +32,8 @@ search at once, and any other command first stops the running search (which stil
 answer), so replies come in order and a ``ping`` is answered within milliseconds. Unknown or
 malformed lines get no reply on stdout: they are reported on stderr and the session goes on.
 A search that fails (a bug of ours) is reported the same way and ``go`` still answers, with a
-move chosen without searching (:func:`fallback_move`), so the GUI is never left waiting.
+move chosen without searching (:func:`fallback_move`: the positional agent's one-ply choice),
+so the GUI is never left waiting.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Protocol, TextIO
 
+from bitflip.agents import PositionalAgent
 from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError, Move
 from bitflip.core.geometry import PASS
 from bitflip.search.levels import MAX_EXTENDED_LEVEL, MIN_LEVEL
@@ -86,18 +88,10 @@ def move_text(move: Move, board: Board) -> str:
 
 
 def fallback_move(board: Board) -> Move:
-    """A legal move found without the engine (when its search fails): a corner if there is
-    one, else the move that leaves the opponent the fewest replies; PASS when it must pass."""
-    n = board.size
-    corners = {0, n - 1, 8 * (n - 1), 8 * (n - 1) + n - 1}  # squares are 8 * row + col
-    best: tuple[int, Move] | None = None
-    for move in board.legal_moves:
-        child = board.copy(stack=False)
-        child.push(move)
-        key = (-1 if move in corners else len(child.legal_moves), move)
-        if best is None or key < best:
-            best = key
-    return PASS if best is None else best[1]
+    """A legal move found without the engine (when its search fails): the one-ply
+    disc-square choice of :class:`~bitflip.agents.PositionalAgent` (corners first); PASS when
+    the side to move must pass."""
+    return PositionalAgent(seed=0).select_move(board)
 
 
 def board_from_ggf(text: str, size: int = 8) -> Board:
