@@ -99,6 +99,93 @@ def test_samples_targets_from_the_movers_view() -> None:
     assert bad == 1 and len(s) == 0
 
 
+def random_games(n: int, seed: int) -> np.ndarray:
+    """Move arrays (no passes, -1 padded) of ``n`` random games played to the end."""
+    rng = np.random.default_rng(seed)
+    mask = np.uint64(2**64 - 1)
+    out = np.full((n, 60), -1, dtype=np.int8)
+    for g in range(n):
+        p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+        k = 0
+        while True:
+            moves = int(legal_moves(p, o, mask))
+            if moves == 0:
+                if legal_moves(o, p, mask) == 0:
+                    break
+                p, o = o, p
+                continue
+            sq = int(rng.choice([s for s in range(64) if moves >> s & 1]))
+            out[g, k], k = sq, k + 1
+            p, o = (np.uint64(x) for x in play(p, o, sq))
+    return out
+
+
+def test_exact_targets_near_the_end_and_before_them() -> None:
+    from bitflip.core.arrays import empties_many
+    from bitflip.core.bitboard import FULL
+    from bitflip.learn.datasets import GameSource, positions_from_games
+    from bitflip.search.exact import solve
+
+    moves = random_games(4, seed=5)
+    n = len(moves)
+    games = GameArrays(
+        moves, np.full(n, 32, np.int8), np.full(n, -1, np.int8), np.zeros(n, np.int8)
+    )
+    calls = []
+
+    def solver(p: np.ndarray, o: np.ndarray) -> np.ndarray:
+        calls.append(len(p))
+        return np.array([solve(a, b, FULL) for a, b in zip(p, o, strict=True)])
+
+    final, _ = build_samples(games, PatternsFitConfig(target="final"))
+    cfg = PatternsFitConfig(target="final", exact_empties=7)
+    s, _ = build_samples(games, cfg, solver)
+    e = empties_many(s.p, s.o, FULL)
+    late = e <= 7
+    assert calls == [int(late.sum())]
+    for i in np.flatnonzero(late):
+        assert s.target[i] == solve(s.p[i], s.o[i], FULL)
+    # Random games are full of mistakes: the exact targets differ from the results somewhere.
+    assert (s.target[late] != final.target[late]).any()
+    side = positions_from_games(GameSource(moves))[0].side  # the samples' rows, in order
+    for g in range(n):
+        rows = np.flatnonzero(s.game == g)
+        anchor = rows[e[rows] <= 7][0]
+        assert e[anchor] == 7
+        value = solve(s.p[anchor], s.o[anchor], FULL)
+        for i in rows[e[rows] > 7]:
+            assert s.target[i] == (value if side[i] == side[anchor] else -value)
+    with pytest.raises(ValueError, match="needs a solver"):
+        build_samples(games, cfg)
+
+
+def test_exact_scores_resume_and_check_their_chunks(tmp_path: Path) -> None:
+    from bitflip.core.arrays import empties_many
+    from bitflip.core.bitboard import FULL
+    from bitflip.learn.eval_labels import exact_scores
+    from bitflip.search.exact import solve
+
+    pos = [x for x in random_positions(400, seed=8)]
+    late = [(a, b) for a, b in pos if empties_many(np.array([a]), np.array([b]), FULL)[0] <= 9]
+    p = np.array([a for a, _ in late[:25]], dtype=np.uint64)
+    o = np.array([b for _, b in late[:25]], dtype=np.uint64)
+    seen: list[tuple[int, int]] = []
+    scores = exact_scores(
+        p, o, tmp_path, workers=1, chunk=10, progress=lambda d, t: seen.append((d, t))
+    )
+    assert list(scores) == [solve(a, b, FULL) for a, b in zip(p, o, strict=True)]
+    assert seen[0] == (0, 3) and seen[-1] == (3, 3)
+    chunks = sorted(tmp_path.glob("exact-*.npz"))
+    assert len(chunks) == 3
+    kept = chunks[1].stat().st_mtime_ns
+    chunks[0].unlink()
+    assert np.array_equal(exact_scores(p, o, tmp_path, workers=1, chunk=10), scores)
+    assert chunks[0].is_file() and chunks[1].stat().st_mtime_ns == kept
+    chunks[2].write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match=chunks[2].name):
+        exact_scores(p, o, tmp_path, workers=1, chunk=10)
+
+
 def test_split_is_by_game() -> None:
     held = split_games(1000, 0.1, seed=3)
     assert 50 < held.sum() < 150
@@ -118,6 +205,9 @@ def test_config_errors(tmp_path: Path) -> None:
         PatternsFitConfig.from_toml(cfg)
     cfg.write_text("[patterns]\nneighbour_weight = 1.5\n")
     with pytest.raises(ValueError, match=r"neighbour_weight must be in \[0, 1\], not 1.5"):
+        PatternsFitConfig.from_toml(cfg)
+    cfg.write_text("[patterns]\nexact_empties = 40\n")
+    with pytest.raises(ValueError, match=r"exact_empties must be in \[0, 30\], not 40"):
         PatternsFitConfig.from_toml(cfg)
     cfg.write_text("[patterns]\nlearning_rate = 1\nextra = []\n")
     assert PatternsFitConfig.from_toml(cfg).learning_rate == 1
@@ -147,6 +237,23 @@ def test_train_patterns_command_and_resume(
     assert ev.kind == KIND_PATTERNS
     p, o = random_positions(1, seed=2)[0]
     assert isinstance(evaluate(p, o, np.uint64(2**64 - 1), ev.kind, ev.weights), int)
+
+
+@pytest.mark.slow
+def test_train_patterns_with_exact_targets(
+    shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cfg = tmp_path / "p.toml"
+    cfg.write_text(
+        f'[patterns]\nwthor = "{shared_data / "wthor" / "WTH_2001.wtb"}"\nmax_games = 60\n'
+        f"phases = 4\nepochs = 1\nholdout = 0.2\nexact_empties = 8\nworkers = 1\n"
+        f'out = "{tmp_path / "run"}"\n'
+    )
+    assert main(["train", "patterns", "--config", str(cfg), "--no-extra"]) == 0
+    assert "solving" in capsys.readouterr().out
+    assert list((tmp_path / "run").glob("exact-*.npz"))
+    card = next((tmp_path / "run").glob("patterns-*.md")).read_text()
+    assert "at most 8 empties: their perfect-play score" in card
 
 
 def test_missing_data_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -56,15 +56,16 @@ def run(args: argparse.Namespace) -> int:
     bars: dict[str, Any] = {}
 
     def progress(done: int, total: int, what: str) -> None:
+        unit = "chunk" if "chunks" in what else "pos"
         if tqdm is None:
-            print(f"{what}: {done}/{total} positions", flush=True)
+            print(f"{what}: {done}/{total}", flush=True)
             return
         bar = bars.get(what)
         if bar is None:
             for old in bars.values():
                 old.close()
             bars.clear()
-            bar = bars[what] = tqdm(total=total, desc=what, unit="pos", unit_scale=True)
+            bar = bars[what] = tqdm(total=total, desc=what, unit=unit, unit_scale=True)
         bar.update(done - bar.n)
 
     def log(msg: str) -> None:

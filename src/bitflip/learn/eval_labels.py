@@ -16,6 +16,10 @@ end. This module makes such labels:
 Labels are written in chunks (``labels-NNNNN.npz``) by worker processes; a killed run resumes
 at the first missing chunk. ``bitflip train patterns`` then fits on them with
 ``labels = "<out>"`` (see ``configs/patterns-labels.toml``).
+
+:func:`exact_scores` labels given positions with their perfect-play scores, in chunks the same
+way; the WTHOR fit uses it near the end of the games (``exact_empties``,
+:mod:`bitflip.learn.patterns_fit`).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import multiprocessing as mp
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -35,6 +40,7 @@ from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcou
 from bitflip.tomlconfig import check_keys, read_toml
 
 LABEL_FILES = "labels-*.npz"
+EXACT_FILES = "exact-*.npz"
 
 
 @dataclass(frozen=True)
@@ -154,8 +160,6 @@ def _work(args: tuple[str, np.ndarray, np.ndarray, np.ndarray, int]) -> str:
 
 def make_labels(cfg: LabelConfig, progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """Label the configured positions (resuming) and return the chunk files."""
-    from bitflip.core.parallel import single_thread_process
-
     cfg.check()
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -167,18 +171,95 @@ def make_labels(cfg: LabelConfig, progress: Callable[[int, int], None] | None = 
         if not path.is_file():
             s = slice(k * cfg.chunk, (k + 1) * cfg.chunk)
             todo.append((str(path), p[s], o[s], game[s], cfg.level))
-    done = len(paths) - len(todo)
+    _run_chunks(_work, todo, len(paths), cfg.workers, progress)
+    return paths
+
+
+def _run_chunks(
+    work: Callable[[Any], str],
+    todo: list[Any],
+    total: int,
+    workers: int,
+    progress: Callable[[int, int], None] | None,
+) -> None:
+    # Each item of ``todo`` makes one chunk file; ``total`` counts the chunks already there too.
+    from bitflip.core.parallel import single_thread_process
+
+    done = total - len(todo)
     if progress:
-        progress(done, len(paths))
+        progress(done, total)
     pool = None
-    if cfg.workers > 1:
-        pool = mp.get_context("spawn").Pool(cfg.workers, initializer=single_thread_process)
+    if workers > 1 and len(todo) > 1:
+        pool = mp.get_context("spawn").Pool(workers, initializer=single_thread_process)
     with pool or contextlib.nullcontext():
-        for _ in pool.imap_unordered(_work, todo) if pool else map(_work, todo):
+        for _ in pool.imap_unordered(work, todo) if pool else map(work, todo):
             done += 1
             if progress:
-                progress(done, len(paths))
-    return paths
+                progress(done, total)
+
+
+def solve_chunk(p: np.ndarray, o: np.ndarray) -> np.ndarray:
+    """The perfect-play margin (discs, mover's view) of every position, by the engine's solver
+    (ordered by the shipped evaluation)."""
+    from bitflip.eval.evaluator import load_evaluation
+    from bitflip.search.driver import Searcher
+
+    ctx = Searcher(load_evaluation("default", 8), tt_mb=64).ctx
+    full = int(FULL)
+    scores = [ctx.endgame(int(a), int(b), full, -65, 65) for a, b in zip(p, o, strict=True)]
+    return np.array(scores, dtype=np.int8)
+
+
+def _solve_work(args: tuple[str, np.ndarray, np.ndarray]) -> str:
+    path, p, o = args
+    scores = solve_chunk(p, o)
+    tmp = Path(path).with_suffix(".tmp.npz")
+    np.savez(tmp, p=p, o=o, score=scores)
+    tmp.replace(path)
+    return path
+
+
+def exact_scores(
+    p: np.ndarray,
+    o: np.ndarray,
+    folder: str | Path,
+    *,
+    workers: int = 2,
+    chunk: int = 20_000,
+    progress: Callable[[int, int], None] | None = None,
+) -> np.ndarray:
+    """Perfect-play margins of the positions (p, o), solved in chunks of ``chunk`` positions
+    by ``workers`` processes and kept in ``folder`` (``exact-<key>-NNNNN.npz``, the key a hash
+    of the positions): a killed run resumes at the first missing chunk, a finished one is read
+    back. WTHOR positions take about 5 ms each at 16 empties, 23 ms at 18 and 90 ms at 20 on
+    one core."""
+    out = Path(folder)
+    out.mkdir(parents=True, exist_ok=True)
+    p = np.ascontiguousarray(p, dtype=np.uint64)
+    o = np.ascontiguousarray(o, dtype=np.uint64)
+    key = hashlib.sha256(p.tobytes() + o.tobytes()).hexdigest()[:12]
+    starts = range(0, len(p), chunk)
+    paths = [out / f"exact-{key}-{k:05d}.npz" for k in range(len(starts))]
+    todo = [
+        (str(path), p[s : s + chunk], o[s : s + chunk])
+        for path, s in zip(paths, starts, strict=True)
+        if not path.is_file()
+    ]
+    _run_chunks(_solve_work, todo, len(paths), workers, progress)
+    scores = np.zeros(len(p), dtype=np.int8)
+    for path, s in zip(paths, starts, strict=True):
+        try:
+            with np.load(path) as z:
+                ok = np.array_equal(z["p"], p[s : s + chunk]) and np.array_equal(
+                    z["o"], o[s : s + chunk]
+                )
+                part = z["score"]
+        except (ValueError, KeyError, OSError, EOFError) as exc:
+            raise ValueError(f"{path}: corrupt chunk of exact scores ({exc}); delete it") from exc
+        if not ok or len(part) != min(chunk, len(p) - s):
+            raise ValueError(f"{path}: holds other positions than its name says; delete it")
+        scores[s : s + chunk] = part
+    return scores
 
 
 def load_labels(folder: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

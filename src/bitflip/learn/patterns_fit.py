@@ -67,6 +67,14 @@ class PatternsFitConfig:
     """Each position also trains the weight sets of the phases beside its own, with this share
     of the step (0: its own phase only): a phase's tables then learn from more positions, its
     rare pattern configurations most of all."""
+    exact_empties: int = 0
+    """Positions with at most this many empties get their perfect-play score, solved by the
+    engine, as target; and the positions before them that the theoretical score does not cover
+    get their game's first such score (so the players' later mistakes leave the target). 0:
+    off. The solves are kept in the run folder and resume; 18 takes about 1.5 core-hours for
+    the WTHOR base (``exact_scores`` in :mod:`bitflip.learn.eval_labels`)."""
+    workers: int = 2
+    """Processes solving positions for ``exact_empties``."""
     min_empties: int = 0
     """Skip positions with fewer empties (0: keep all)."""
     out: str = "runs/patterns"
@@ -102,6 +110,10 @@ class PatternsFitConfig:
             raise ValueError(f"learning_rate must be in (0, 2), not {self.learning_rate}")
         if not 0.0 <= self.neighbour_weight <= 1.0:
             raise ValueError(f"neighbour_weight must be in [0, 1], not {self.neighbour_weight}")
+        if not 0 <= self.exact_empties <= 30:
+            raise ValueError(f"exact_empties must be in [0, 30], not {self.exact_empties}")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, not {self.workers}")
         make_phase_map(self.phases)
 
     def data_key(self) -> str:
@@ -115,6 +127,7 @@ class PatternsFitConfig:
             "holdout",
             "seed",
             "target",
+            "exact_empties",
             "labels",
         )
         text = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
@@ -123,7 +136,7 @@ class PatternsFitConfig:
     def fit_key(self) -> str:
         """Hash of the settings a checkpoint depends on: not ``epochs`` (a finished run goes on
         when given more) nor ``out``."""
-        d = {k: v for k, v in asdict(self).items() if k not in ("epochs", "out")}
+        d = {k: v for k, v in asdict(self).items() if k not in ("epochs", "out", "workers")}
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -206,12 +219,19 @@ def load_games(cfg: PatternsFitConfig) -> GameArrays:
     )
 
 
-def build_samples(games: GameArrays, cfg: PatternsFitConfig) -> tuple[Samples, int]:
+ExactSolver = Callable[[np.ndarray, np.ndarray], np.ndarray]
+"""Perfect-play margins (mover's view) of positions given as (player, opponent) arrays."""
+
+
+def build_samples(
+    games: GameArrays, cfg: PatternsFitConfig, solve: ExactSolver | None = None
+) -> tuple[Samples, int]:
     """Positions of every game (and the number of games skipped as illegal).
 
     The games are replayed into training positions (:func:`positions_from_games`, the
     path every learner's data takes); a game's final difference is exact when it was played
-    out, else the file's stored disc count.
+    out, else the file's stored disc count. With ``cfg.exact_empties``, ``solve`` gives the
+    perfect-play scores near the end (see :class:`PatternsFitConfig`).
     """
     batch, stats = positions_from_games(GameSource(games.moves))
     g = batch.game
@@ -219,10 +239,24 @@ def build_samples(games: GameArrays, cfg: PatternsFitConfig) -> tuple[Samples, i
     mover = np.where(batch.side == 0, 1, -1)
     target = np.where(batch.result_known, batch.disc_diff, stored[g] * mover).astype(np.float64)
     e = empties_many(batch.player, batch.opponent, FULL)
+    use = np.zeros(len(g), dtype=bool)
     if cfg.target == "theoretical":
         theory = games.theoretical.astype(np.int64)
         use = (theory[g] >= 0) & (e >= games.depth[g])
         target = np.where(use, (2 * theory[g] - 64) * mover, target)
+    if cfg.exact_empties:
+        if solve is None:
+            raise ValueError("exact_empties needs a solver")
+        solved = np.flatnonzero(e <= cfg.exact_empties)
+        target[solved] = solve(batch.player[solved], batch.opponent[solved])
+        # Earlier positions of the game take its first solved score: its rows run in move
+        # order, so np.unique's first index is the solved position with the most empties.
+        games_solved, first = np.unique(g[solved], return_index=True)
+        anchor = np.full(len(games.moves), -1, dtype=np.int64)
+        anchor[games_solved] = solved[first]
+        back = np.flatnonzero((e > cfg.exact_empties) & ~use & (anchor[g] >= 0))
+        a = anchor[g[back]]
+        target[back] = target[a] * np.where(batch.side[back] == batch.side[a], 1, -1)
     keep = e >= cfg.min_empties
     samples = Samples(
         batch.player[keep],
@@ -394,7 +428,20 @@ def fit_patterns(
         log(f"samples: {len(samples)} positions from {cache}")
     else:
         games = load_games(cfg)
-        samples, bad = build_samples(games, cfg)
+        solve = None
+        if cfg.exact_empties:
+            from bitflip.learn.eval_labels import exact_scores
+
+            def solve(p: np.ndarray, o: np.ndarray) -> np.ndarray:
+                log(f"solving {len(p)} positions with at most {cfg.exact_empties} empties")
+
+                def chunks(done: int, total: int) -> None:
+                    if progress:
+                        progress(done, total, "exact scores (chunks)")
+
+                return exact_scores(p, o, out, workers=cfg.workers, progress=chunks)
+
+        samples, bad = build_samples(games, cfg, solve)
         held = split_games(games.moves.shape[0], cfg.holdout, cfg.seed)
         files = games.files
         if bad:
@@ -519,6 +566,12 @@ phase), {weights.n_phases} phases by number of empties.
         "store no depth)"
         if cfg.target == "theoretical"
         else "the final disc difference"
+    }{
+        f"; but positions with at most {cfg.exact_empties} empties: their perfect-play score "
+        "(the engine's exact solver), and the positions before them that the theoretical score "
+        "does not cover: their game's first such score"
+        if cfg.exact_empties and not cfg.labels
+        else ""
     }, from the side to move's view.
 - Method: normalised LMS SGD, {cfg.epochs} epochs, learning rate {cfg.learning_rate} x
   {cfg.decay}^epoch, starting from {f"the weights {cfg.init}" if cfg.init else "zeros"}{
