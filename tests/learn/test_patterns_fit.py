@@ -19,23 +19,31 @@ from bitflip.learn.patterns_fit import (
 )
 
 
+def _random_game(rng: np.random.Generator) -> tuple[list[int], list[tuple[np.uint64, np.uint64]]]:
+    """One random game to the end: its moves (no passes) and the position after each."""
+    mask = np.uint64(2**64 - 1)
+    p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+    moves_played: list[int] = []
+    positions: list[tuple[np.uint64, np.uint64]] = []
+    while True:
+        moves = int(legal_moves(p, o, mask))
+        if moves == 0:
+            if legal_moves(o, p, mask) == 0:
+                return moves_played, positions
+            p, o = o, p
+            continue
+        sq = int(rng.choice([s for s in range(64) if moves >> s & 1]))
+        moves_played.append(sq)
+        p, o = (np.uint64(x) for x in play(p, o, sq))
+        positions.append((p, o))
+
+
 def random_positions(n: int, seed: int) -> list[tuple[np.uint64, np.uint64]]:
     """Positions of random games (side to move's view)."""
     rng = np.random.default_rng(seed)
-    mask = np.uint64(2**64 - 1)
     out: list[tuple[np.uint64, np.uint64]] = []
     while len(out) < n:
-        p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
-        while True:
-            moves = int(legal_moves(p, o, mask))
-            if moves == 0:
-                if legal_moves(o, p, mask) == 0:
-                    break
-                p, o = o, p
-                continue
-            squares = [s for s in range(64) if moves >> s & 1]
-            p, o = (np.uint64(x) for x in play(p, o, int(rng.choice(squares))))
-            out.append((p, o))
+        out += _random_game(rng)[1]
     return out[:n]
 
 
@@ -102,21 +110,10 @@ def test_samples_targets_from_the_movers_view() -> None:
 def random_games(n: int, seed: int) -> np.ndarray:
     """Move arrays (no passes, -1 padded) of ``n`` random games played to the end."""
     rng = np.random.default_rng(seed)
-    mask = np.uint64(2**64 - 1)
     out = np.full((n, 60), -1, dtype=np.int8)
     for g in range(n):
-        p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
-        k = 0
-        while True:
-            moves = int(legal_moves(p, o, mask))
-            if moves == 0:
-                if legal_moves(o, p, mask) == 0:
-                    break
-                p, o = o, p
-                continue
-            sq = int(rng.choice([s for s in range(64) if moves >> s & 1]))
-            out[g, k], k = sq, k + 1
-            p, o = (np.uint64(x) for x in play(p, o, sq))
+        moves = _random_game(rng)[0]
+        out[g, : len(moves)] = moves
     return out
 
 
