@@ -210,15 +210,22 @@ def test_config_errors(tmp_path: Path) -> None:
     assert PatternsFitConfig.from_toml(cfg).learning_rate == 1
 
 
+def small_fit_config(shared_data: Path, tmp_path: Path, extra: str) -> Path:
+    """A config file for a quick fit on WTH_2001 into ``tmp_path/run``, plus ``extra`` lines."""
+    cfg = tmp_path / "p.toml"
+    wthor = shared_data / "wthor" / "WTH_2001.wtb"
+    cfg.write_text(
+        f'[patterns]\nwthor = "{wthor}"\nphases = 4\nholdout = 0.2\nout = "{tmp_path / "run"}"\n'
+        + extra
+    )
+    return cfg
+
+
 @pytest.mark.slow
 def test_train_patterns_command_and_resume(
     shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cfg = tmp_path / "p.toml"
-    cfg.write_text(
-        f'[patterns]\nwthor = "{shared_data / "wthor" / "WTH_2001.wtb"}"\nmax_games = 400\n'
-        f'phases = 4\nepochs = 2\nholdout = 0.2\nout = "{tmp_path / "run"}"\n'
-    )
+    cfg = small_fit_config(shared_data, tmp_path, "max_games = 400\nepochs = 2\n")
     assert main(["train", "patterns", "--config", str(cfg), "--epochs", "1"]) == 0
     out = capsys.readouterr().out
     assert "held-out MAE" in out
@@ -240,12 +247,8 @@ def test_train_patterns_command_and_resume(
 def test_train_patterns_with_exact_targets(
     shared_data: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    cfg = tmp_path / "p.toml"
-    cfg.write_text(
-        f'[patterns]\nwthor = "{shared_data / "wthor" / "WTH_2001.wtb"}"\nmax_games = 60\n'
-        f"phases = 4\nepochs = 1\nholdout = 0.2\nexact_empties = 8\nworkers = 1\n"
-        f'out = "{tmp_path / "run"}"\n'
-    )
+    extra = "max_games = 60\nepochs = 1\nexact_empties = 8\nworkers = 1\n"
+    cfg = small_fit_config(shared_data, tmp_path, extra)
     assert main(["train", "patterns", "--config", str(cfg), "--no-extra"]) == 0
     assert "solving" in capsys.readouterr().out
     assert list((tmp_path / "run").glob("exact-*.npz"))

@@ -40,7 +40,6 @@ from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcou
 from bitflip.tomlconfig import check_keys, read_toml
 
 LABEL_FILES = "labels-*.npz"
-EXACT_FILES = "exact-*.npz"
 
 
 @dataclass(frozen=True)
@@ -198,21 +197,11 @@ def _run_chunks(
                 progress(done, total)
 
 
-def solve_chunk(p: np.ndarray, o: np.ndarray) -> np.ndarray:
-    """The perfect-play margin (discs, mover's view) of every position, by the engine's solver
-    (ordered by the shipped evaluation)."""
-    from bitflip.eval.evaluator import load_evaluation
-    from bitflip.search.driver import Searcher
-
-    ctx = Searcher(load_evaluation("default", 8), tt_mb=64).ctx
-    full = int(FULL)
-    scores = [ctx.endgame(int(a), int(b), full, -65, 65) for a, b in zip(p, o, strict=True)]
-    return np.array(scores, dtype=np.int8)
-
-
 def _solve_work(args: tuple[str, np.ndarray, np.ndarray]) -> str:
+    from bitflip.search.exact import solve
+
     path, p, o = args
-    scores = solve_chunk(p, o)
+    scores = np.array([solve(a, b, FULL) for a, b in zip(p, o, strict=True)], dtype=np.int8)
     tmp = Path(path).with_suffix(".tmp.npz")
     np.savez(tmp, p=p, o=o, score=scores)
     tmp.replace(path)
