@@ -14,8 +14,18 @@ from bitflip.core.board import Board
 from bitflip.core.hashing import position_hash
 from bitflip.engine import load_engine_evaluation
 from bitflip.eval.evaluator import load_evaluation
+from bitflip.search import endgame
 from bitflip.search.alphabeta import SearchContext
-from bitflip.search.control import EG_RANK, EXACT_RANK, MAX_NODES, NODES, STOP, new_control
+from bitflip.search.control import (
+    EG_RANK,
+    EG_TT_EMPTIES,
+    EXACT_RANK,
+    MAX_NODES,
+    NODES,
+    SHALLOW_TT_EMPTIES,
+    STOP,
+    new_control,
+)
 from bitflip.search.driver import RootScore, Searcher, SearchPlan
 from bitflip.search.endgame import SolverBuffers, busy_table, solve_kernel
 from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
@@ -54,11 +64,13 @@ def _kernel(
     rank: int = EXACT_RANK,
     window: tuple[int, int] = (-65, 65),
     mask: int = 2**64 - 1,
+    table_from: int = SHALLOW_TT_EMPTIES,
 ) -> int:
     """The solver kernel called directly, ordering with the positional evaluation."""
     ev = load_evaluation("positional")
     ctl = new_control()
     ctl[EG_RANK] = rank
+    ctl[EG_TT_EMPTIES] = table_from
     eg = SolverBuffers.allocate().state(tt.keys, tt.data, busy_table(1))
     alpha, beta = window
     v = solve_kernel(
@@ -167,6 +179,42 @@ def test_selective_table_entries_never_cut_an_exact_search() -> None:
     assert _kernel(p, o, tt, EXACT_RANK) == expected
     tt_store(tt.keys, tt.data, key, expected + 20, 14 + 64 * 1, EXACT, NO_MOVE, 1)
     assert _kernel(p, o, tt, 1) == expected + 20
+
+
+def test_the_table_threshold_changes_the_work_not_the_score() -> None:
+    for seed in range(3):
+        b = random_position(40 + seed, 8, 14)
+        assert b is not None
+        p, o = b.side_bitboards()
+        tables = {k: TranspositionTable.allocate(4) for k in (8, 10, 65)}
+        scores = {k: _kernel(p, o, t, table_from=k) for k, t in tables.items()}
+        assert scores[8] == scores[10] == scores[65]
+        used = {k: int(np.count_nonzero(t.data)) for k, t in tables.items()}
+        assert used[8] > used[10] > used[65] == 0  # fewer positions stored, none above 64
+
+
+def test_deep_solves_use_the_table_from_more_empties(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert endgame.table_empties(endgame.DEEP_SOLVE_EMPTIES - 1) == SHALLOW_TT_EMPTIES
+    assert endgame.table_empties(endgame.DEEP_SOLVE_EMPTIES) == endgame.DEEP_TT_EMPTIES
+    monkeypatch.setattr(endgame, "DEEP_SOLVE_EMPTIES", 14)  # a deep solve, quickly
+    searcher = Searcher(load_evaluation("positional"), tt_mb=8)
+    seen: list[int] = []
+    solve_root = Searcher._solve_root
+
+    def spy(self: Searcher, *args: Any, **kw: Any) -> list[RootScore] | None:
+        seen.append(int(self.ctx.ctl[EG_TT_EMPTIES]))
+        return solve_root(self, *args, **kw)
+
+    monkeypatch.setattr(Searcher, "_solve_root", spy)
+    for empties in (13, 14):
+        b = random_position(60, 8, empties)
+        assert b is not None
+        expected = _kernel(*b.side_bitboards(), TranspositionTable.allocate(4))
+        seen.clear()
+        assert solve(searcher, b)[1] == expected
+        assert seen == [SHALLOW_TT_EMPTIES if empties == 13 else endgame.DEEP_TT_EMPTIES]
+        # Back to the default: the midgame's own solves near its leaves are small.
+        assert searcher.ctx.ctl[EG_TT_EMPTIES] == SHALLOW_TT_EMPTIES
 
 
 def test_ffo_40_is_exact_after_the_selective_passes(

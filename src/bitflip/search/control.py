@@ -25,10 +25,15 @@ this to its opponent."""
 EG_RANK = 6
 """How sure the endgame search must be: ``EXACT_RANK`` (no ProbCut) or a selective rank (an
 index into :data:`bitflip.search.endgame.EG_PC_T`)."""
+EG_TT_EMPTIES = 7
+"""From this many empties the endgame solver uses its transposition table (set per solve by
+:func:`bitflip.search.endgame.table_empties`)."""
 CTL_SIZE = 8
 
 EXACT_RANK = 3
 """The endgame rank of a proof: no ProbCut cut."""
+SHALLOW_TT_EMPTIES = 8
+"""The solver's table threshold (``EG_TT_EMPTIES``) unless a deep solve raises it."""
 
 INF = 1_000_000
 """Beyond every score in eval units (midgame and evaluation scores)."""
@@ -60,3 +65,4 @@ def start_search(
     ctl[MPC_T] = mpc_t
     ctl[CONTEMPT] = contempt
     ctl[EG_RANK] = EXACT_RANK
+    ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES

@@ -22,8 +22,18 @@ from bitflip.core.geometry import PASS
 from bitflip.core.hashing import position_hash
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
 from bitflip.search.alphabeta import SearchContext, child
-from bitflip.search.control import EG_RANK, EXACT_RANK, INF, NODES, STOP, new_control, start_search
-from bitflip.search.endgame import busy_table
+from bitflip.search.control import (
+    EG_RANK,
+    EG_TT_EMPTIES,
+    EXACT_RANK,
+    INF,
+    NODES,
+    SHALLOW_TT_EMPTIES,
+    STOP,
+    new_control,
+    start_search,
+)
+from bitflip.search.endgame import busy_table, table_empties
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
 from bitflip.search.tt import TranspositionTable, bound_of
@@ -499,6 +509,7 @@ class Searcher:
             # As Edax does: passes that cut by ProbCut first, each surer than the last; each
             # fills the table with good moves and gives the next its aspiration window.
             ranks = [*SELECTIVE_RANKS, EXACT_RANK]
+        ctx.ctl[EG_TT_EMPTIES] = table_empties(n_empties)
         try:
             for rank in ranks:
                 ctx.ctl[EG_RANK] = rank
@@ -513,6 +524,7 @@ class Searcher:
                 moves = sorted(moves, key=lambda m: -by_score.get(m, -INF))
         finally:
             ctx.ctl[EG_RANK] = EXACT_RANK
+            ctx.ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES
         return _Iteration(n_empties, best.move, best.score, by_score, True, 0.0, plan.wld)
 
     def _solve_root(

@@ -6,10 +6,10 @@ The kernels search the side-relative position ``(p, o)`` in discs, empties to th
 - special code for the last empties (:mod:`bitflip.search.endgame_small`): the last one is a
   flip count read from its four lines, two and three are written out square by square, four to
   ``SMALL_EMPTIES`` walk the empty squares directly (no move generation), parity first;
-- above that: move generation, a transposition table (from ``TT_EMPTIES`` empties), the hash
-  move first, then "fastest first" (fewest opponent replies, corners counted double) with a
-  parity bonus, and a stability cutoff (the opponent's stable discs bound our best score,
-  :mod:`bitflip.search.stability`);
+- above that: move generation, a transposition table (from 8 or 10 empties:
+  :func:`table_empties`), the hash move first, then "fastest first" (fewest opponent replies,
+  corners counted double) with a parity bonus, and a stability cutoff (the opponent's stable
+  discs bound our best score, :mod:`bitflip.search.stability`);
 - principal variation search: the first move with the full window, the others with a null
   window, re-searched only when they beat it.
 
@@ -34,11 +34,13 @@ from bitflip.eval.evaluator import evaluate
 from bitflip.search.control import (
     DISC_INF,
     EG_RANK,
+    EG_TT_EMPTIES,
     EXACT_RANK,
     GENERATION,
     INF,
     MAX_NODES,
     NODES,
+    SHALLOW_TT_EMPTIES,
     STOP,
 )
 from bitflip.search.endgame_small import SMALL_EMPTIES, solve_small
@@ -46,8 +48,20 @@ from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, odd_regions, pick_
 from bitflip.search.stability import corner_stability, potential_mobility, stable_discs
 from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, bound_of, tt_probe, tt_store
 
-TT_EMPTIES = 8
-"""From this many empties the solver uses its transposition table."""
+DEEP_SOLVE_EMPTIES = 24
+DEEP_TT_EMPTIES = 10
+"""A solve from ``DEEP_SOLVE_EMPTIES`` or more empties uses its transposition table only from
+``DEEP_TT_EMPTIES`` empties, others from ``SHALLOW_TT_EMPTIES`` (8). A big solve's nodes
+outnumber the table's entries many times over: the positions near the end then cost a probe
+and a store (two cache misses) and push out entries worth more. FFO #45-#52 (24-27 empties,
+one thread, 64 MB table): 88.4 s at 8, 84.1 at 9, 80.0 at 10, 81.0 at 11, 83.2 at 12. Small
+solves lose by it: WTHOR positions at 18 empties 32.8 -> 36.2 ms (4 MB), 21 empties equal."""
+
+
+def table_empties(root_empties: int) -> int:
+    """The solver's table threshold (``ctl[EG_TT_EMPTIES]``) for a solve of this many empties."""
+    return DEEP_TT_EMPTIES if root_empties >= DEEP_SOLVE_EMPTIES else SHALLOW_TT_EMPTIES
+
 
 _STAB_THRESHOLD = np.array(
     [99, 99, 99, 99, 6, 8, 10, 12, 14, 16, 20, 22, 24, 26, 28, 30, 32, 34, 36, 38, 40]
@@ -201,9 +215,10 @@ def solve_kernel(
 
     keys, data, buf_moves, buf_scores, busy = eg
     rank = ctl[EG_RANK]
+    tabled = n >= ctl[EG_TT_EMPTIES]
     key = np.uint64(0)
     hash_move = NO_MOVE
-    if n >= TT_EMPTIES:
+    if tabled:
         key = position_hash(p, o)
         found, score, stored, bound, hash_move = tt_probe(keys, data, key)
         # The depth field holds n + 64 * rank: a bound proven less surely only orders moves.
@@ -298,7 +313,7 @@ def solve_kernel(
                 a = v
                 if a >= beta:
                     break
-    if n >= TT_EMPTIES:
+    if tabled:
         bound = bound_of(best, alpha, beta)
         tt_store(keys, data, key, best, n + 64 * rank, bound, best_move, ctl[GENERATION])
     return best
