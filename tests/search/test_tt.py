@@ -30,3 +30,11 @@ def test_a_bucket_keeps_two_positions_and_replaces_the_shallower() -> None:
     assert tt_probe(tt.keys, tt.data, a)[0] and not tt_probe(tt.keys, tt.data, b)[0]
     tt.clear()
     assert not tt_probe(tt.keys, tt.data, a)[0]
+
+
+def test_each_bucket_lies_in_one_cache_line() -> None:
+    for megabytes in (1e-5, 0.01, 3):
+        tt = TranspositionTable.allocate(megabytes)
+        assert tt.keys.ctypes.data % 64 == 0  # a bucket is 32 bytes: never across two lines
+        assert tt.data.ctypes.data == tt.keys.ctypes.data + 8  # key and word side by side
+        assert tt.entries & (tt.entries - 1) == 0 and not tt.data.any()
