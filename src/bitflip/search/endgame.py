@@ -93,7 +93,11 @@ def move_score_fast(np_: np.uint64, no: np.uint64, mask: np.uint64, odd: bool, b
 ETC_EMPTIES = 12
 """Above this many empties the solver looks up each child in the table before searching."""
 EVAL_SORT_EMPTIES = 13
-"""From this many empties the solver orders moves with the evaluation as well."""
+"""From this many empties the solver orders moves with the evaluation as well: the child's
+static evaluation, from ``EVAL_SORT_EMPTIES + 3`` a depth-1 search, from ``+ 6`` depth 2.
+(From + 4 and + 8 before: FFO #45-#52 one thread 79.4 -> 78.1 s, #40-#49 28.3 -> 27.5 s, #53
+89.3 -> 87.2 s, 8-12% fewer nodes; + 2 / + 4: 12% fewer nodes again but 6% slower; + 5 /
++ 10 5% slower; depth 3 from + 10 no better.)"""
 
 WIPEOUT_ALPHA = 48
 """Needing more than this many discs, the solver orders by fastest first only, without the
@@ -269,7 +273,7 @@ def solve_kernel(
             if n >= EVAL_SORT_EMPTIES and alpha < WIPEOUT_ALPHA:
                 # Far from the end, a shallow evaluated search orders better (as in Edax):
                 # about 4 discs of it (2 at depth 1) weigh as much as one opponent reply.
-                sd = 0 if n < EVAL_SORT_EMPTIES + 4 else 1 if n < EVAL_SORT_EMPTIES + 8 else 2
+                sd = 0 if n < EVAL_SORT_EMPTIES + 3 else 1 if n < EVAL_SORT_EMPTIES + 6 else 2
                 inf = ctl[NODES] * 0 + INF  # not a literal: see pvs_kernel
                 v = shallow_search(np_, no, mask, sd, -inf, inf, kind, weights)
                 s -= v * ((1 << 15) // (400 if sd == 0 else 200))
