@@ -175,6 +175,24 @@ def test_endgame_window_stops_widening_when_the_table_disagrees() -> None:
     assert (-65, 65) in windows
 
 
+def test_endgame_window_steps_down_from_a_failed_guess() -> None:
+    """An exact pass that fails low at -8 when the score is -10 widens a few discs at a time,
+    not to the end of the scale (FFO #57: the window (-65, -7) took 143 s, (-12, -7) 48 s)."""
+    b = Board()
+    p, o = b.side_bitboards()
+    windows: list[tuple[int, int]] = []
+
+    def search(cp: int, co: int, alpha: int, beta: int) -> int:
+        windows.append((-beta, -alpha))
+        return min(max(10, alpha), beta)  # every move scores -10 for the root, fail-hard
+
+    root = _RootSearch(p, o, False, search, new_control(), busy_table(1))
+    res = root.aspiration(sorted(b.legal_moves), -8, -6, disc_widen())
+    assert res is not None and max(r.score for r in res) == -10
+    assert windows[0] == (-8, -6) and (-12, -7) in windows
+    assert min(w[0] for w in windows) == -12
+
+
 @pytest.mark.slow
 def test_game_move_after_a_deep_solve_answers() -> None:
     """The game where it happened (bitflip level 16 against Zebra, 2026-11-24): after the
