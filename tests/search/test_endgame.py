@@ -181,6 +181,20 @@ def test_selective_table_entries_never_cut_an_exact_search() -> None:
     assert _kernel(p, o, tt, 1) == expected + 20
 
 
+def spy_on_passes(monkeypatch: pytest.MonkeyPatch, slot: int) -> list[int]:
+    """The control slot ``slot`` at the start of each endgame pass over the root, as a list
+    that fills while the searches run."""
+    seen: list[int] = []
+    solve_root = Searcher._solve_root
+
+    def spy(self: Searcher, *args: Any, **kw: Any) -> list[RootScore] | None:
+        seen.append(int(self.ctx.ctl[slot]))
+        return solve_root(self, *args, **kw)
+
+    monkeypatch.setattr(Searcher, "_solve_root", spy)
+    return seen
+
+
 def test_the_table_threshold_changes_the_work_not_the_score() -> None:
     for seed in range(3):
         b = random_position(40 + seed, 8, 14)
@@ -198,14 +212,7 @@ def test_deep_solves_use_the_table_from_more_empties(monkeypatch: pytest.MonkeyP
     assert endgame.table_empties(endgame.DEEP_SOLVE_EMPTIES) == endgame.DEEP_TT_EMPTIES
     monkeypatch.setattr(endgame, "DEEP_SOLVE_EMPTIES", 14)  # a deep solve, quickly
     searcher = Searcher(load_evaluation("positional"), tt_mb=8)
-    seen: list[int] = []
-    solve_root = Searcher._solve_root
-
-    def spy(self: Searcher, *args: Any, **kw: Any) -> list[RootScore] | None:
-        seen.append(int(self.ctx.ctl[EG_TT_EMPTIES]))
-        return solve_root(self, *args, **kw)
-
-    monkeypatch.setattr(Searcher, "_solve_root", spy)
+    seen = spy_on_passes(monkeypatch, EG_TT_EMPTIES)
     for empties in (13, 14):
         b = random_position(60, 8, empties)
         assert b is not None
@@ -222,14 +229,7 @@ def test_ffo_40_is_exact_after_the_selective_passes(
 ) -> None:
     board, _ = read_ffo(shared_data / "ffo" / "fforum-40-59.obf")[0]  # 20 empties
     searcher = Searcher(load_engine_evaluation("default", 8), tt_mb=64)
-    ranks: list[int] = []
-    solve_root = Searcher._solve_root
-
-    def spy(self: Searcher, *args: Any, **kw: Any) -> list[RootScore] | None:
-        ranks.append(int(self.ctx.ctl[EG_RANK]))
-        return solve_root(self, *args, **kw)
-
-    monkeypatch.setattr(Searcher, "_solve_root", spy)
+    ranks = spy_on_passes(monkeypatch, EG_RANK)
     move, score = solve(searcher, board)
     assert ranks == [1, 2, EXACT_RANK]
     assert (board.geometry.square_name(move), score) == ("a2", 38)
