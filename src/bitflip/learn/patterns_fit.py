@@ -400,6 +400,23 @@ def _iter_chunks(order: np.ndarray, size: int) -> Iterable[np.ndarray]:
         yield order[start : start + size]
 
 
+def _exact_solver(
+    cfg: PatternsFitConfig, progress: Progress | None, log: Callable[[str], None]
+) -> ExactSolver:
+    """The solver of ``exact_empties`` targets: resumable chunks of solves in ``cfg.out``."""
+    from bitflip.learn.eval_labels import exact_scores
+
+    def chunks(done: int, total: int) -> None:
+        if progress:
+            progress(done, total, "exact scores (chunks)")
+
+    def solve(p: np.ndarray, o: np.ndarray) -> np.ndarray:
+        log(f"solving {len(p)} positions with at most {cfg.exact_empties} empties")
+        return exact_scores(p, o, cfg.out, workers=cfg.workers, progress=chunks)
+
+    return solve
+
+
 def fit_patterns(
     cfg: PatternsFitConfig, progress: Progress | None = None, log: Callable[[str], None] = print
 ) -> FitResult:
@@ -428,19 +445,7 @@ def fit_patterns(
         log(f"samples: {len(samples)} positions from {cache}")
     else:
         games = load_games(cfg)
-        solve = None
-        if cfg.exact_empties:
-            from bitflip.learn.eval_labels import exact_scores
-
-            def solve(p: np.ndarray, o: np.ndarray) -> np.ndarray:
-                log(f"solving {len(p)} positions with at most {cfg.exact_empties} empties")
-
-                def chunks(done: int, total: int) -> None:
-                    if progress:
-                        progress(done, total, "exact scores (chunks)")
-
-                return exact_scores(p, o, out, workers=cfg.workers, progress=chunks)
-
+        solve = _exact_solver(cfg, progress, log) if cfg.exact_empties else None
         samples, bad = build_samples(games, cfg, solve)
         held = split_games(games.moves.shape[0], cfg.holdout, cfg.seed)
         files = games.files
