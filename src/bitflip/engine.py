@@ -144,6 +144,7 @@ class Engine:
             return SearchPlan(
                 max_depth=spec.depth,
                 exact_empties=spec.endgame_depth,
+                wld_empties=spec.wld_depth,
                 selectivity=spec.probcut_t,
                 multipv=multipv,
                 contempt=self.contempt,

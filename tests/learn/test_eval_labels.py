@@ -24,6 +24,26 @@ def test_labels_near_the_end_are_exact() -> None:
     assert score == solve(p, o, FULL)
 
 
+def test_labels_where_the_level_proves_only_win_loss_draw_are_exact() -> None:
+    # Level 8 proves win/loss/draw at 17-18 empties; a label needs the margin, not its sign.
+    rng = np.random.default_rng(3)
+    ps, os_ = [], []
+    while len(ps) < 3:
+        b = Board()
+        while bin(b.empty).count("1") > 18 and not b.is_game_over():
+            moves = list(b.legal_moves)
+            b.push(moves[int(rng.integers(len(moves)))])
+        p, o = b.side_bitboards()
+        if bin(b.empty).count("1") == 18 and b.legal_mask():
+            ps.append(np.uint64(p))
+            os_.append(np.uint64(o))
+    scores = label_chunk(np.array(ps), np.array(os_), level=8)
+    assert [float(s) for s in scores] == [
+        float(solve(p, o, FULL)) for p, o in zip(ps, os_, strict=True)
+    ]
+    assert any(abs(s) > 1 for s in scores)
+
+
 def test_config_is_checked(tmp_path: Path) -> None:
     cfg = tmp_path / "l.toml"
     cfg.write_text("[labels]\nperturb = 2.0\n")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -61,6 +62,43 @@ def test_wld_proves_the_sign_of_the_exact_score_with_fewer_nodes(searcher: Searc
         signs.add(wld)
     assert len(signs) >= 2  # both wins and losses were proven
     assert wld_nodes < 0.8 * exact_nodes
+
+
+def test_wld_empties_proves_wins_and_draws_and_searches_losses(searcher: Searcher) -> None:
+    plan = SearchPlan(max_depth=4, exact_empties=10, wld_empties=16)
+    outcomes = set()
+    for seed in range(10):
+        b = random_position(seed, 16)
+        exact, _, _, _ = search(searcher, b, SearchPlan(exact_empties=64))
+        score, _, move, is_wld = search(searcher, b, plan)
+        if exact >= 0:
+            # A win or a draw is proven, and the move keeps it: the opponent's exact score
+            # after it has the other sign.
+            assert is_wld and score == np.sign(exact), b.obf()
+            child = b.copy()
+            child.push(move)
+            after, _, _, _ = search(searcher, child, SearchPlan(exact_empties=64))
+            assert np.sign(-after) == score
+        else:
+            # A loss: the midgame search picks the move, the one hardest to punish.
+            searcher.clear()
+            p, o = b.side_bitboards()
+            r, _ = searcher.search(p, o, b.geometry.mask, plan)
+            assert not r.wld and not r.exact and r.depth == 4, b.obf()
+        outcomes.add(np.sign(exact))
+    assert {-1.0, 1.0} <= outcomes  # both ways were met
+    # Outside its range the plan is a plain midgame search, and hints score every move.
+    b = random_position(0, 17)
+    assert not search(searcher, b, plan)[3]
+    b = random_position(0, 16)
+    p, o = b.side_bitboards()
+    _, scores = searcher.search(p, o, b.geometry.mask, replace(plan, multipv=True))
+    assert not any(s.exact for s in scores)
+    # The lowest levels prove from 4 empties, too few for a midgame search before it.
+    for seed in range(4):
+        b = random_position(seed, 4)
+        score, _, move, is_wld = search(searcher, b, SearchPlan(exact_empties=2, wld_empties=4))
+        assert b.is_legal(move) and (not is_wld or score >= 0)
 
 
 def test_engine_takes_exact_and_wld_limits() -> None:

@@ -17,6 +17,15 @@ def test_levels_are_monotone() -> None:
     assert DEFAULT_LEVEL in LEVELS
 
 
+def test_levels_prove_win_loss_draw_two_empties_before_solving() -> None:
+    from bitflip.engine import Engine
+
+    spec = level_spec(14)
+    assert (spec.endgame_depth, spec.wld_depth) == (20, 22)
+    plan = Engine(level=14, tt_mb=1).plan(None)
+    assert (plan.exact_empties, plan.wld_empties) == (20, 22)
+
+
 def test_probcut_t_grows_with_confidence() -> None:
     ts = [s.probcut_t for s in LEVELS.values() if s.selectivity is not None]
     assert ts == sorted(ts) and 100 < ts[0] < ts[-1] < 300

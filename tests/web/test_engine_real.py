@@ -96,3 +96,32 @@ def test_without_a_book_the_engine_searches_its_first_move() -> None:
         v = new(c, human="white", opponent="engine:level=1")
         v = wait_for(c, v, lambda v: len(v["moves"]) == 1, 60)
         assert next(e for e in v["evals"] if e["ply"] == 0)["source"] == "move"
+
+
+def test_a_win_loss_draw_proof_gives_the_opponent_move_no_score() -> None:
+    from bitflip.search.exact import solve
+    from bitflip.web.engine_bridge import Opponent
+
+    # Level 3 solves from 6 empties and proves win/loss/draw at 7-8: a proof is no disc count
+    # for the page to show or plot; a loss is a midgame score; an exact solve is exact.
+    opponent = Opponent("engine:level=3", size=8)
+    seen = set()
+    for seed in range(40):
+        b = Board()
+        moves = 0
+        while bin(b.empty).count("1") > 8 and not b.is_game_over():
+            legal = list(b.legal_moves)
+            b.push(legal[(seed * 7 + moves * 13) % len(legal)])
+            moves += 1
+        if b.is_game_over() or not b.legal_mask() or bin(b.empty).count("1") != 8:
+            continue
+        p, o = b.side_bitboards()
+        exact = solve(p, o, b.geometry.mask)
+        choice = opponent.choose(b)
+        assert b.is_legal(choice.move)
+        if exact >= 0:
+            assert choice.score is None and not choice.exact
+        else:
+            assert choice.score is not None and not choice.exact
+        seen.add(exact >= 0)
+    assert seen == {True, False}

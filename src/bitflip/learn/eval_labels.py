@@ -133,18 +133,23 @@ def _random_step(p: np.uint64, o: np.uint64, rng: np.random.Generator) -> tuple[
 
 
 def label_chunk(p: np.ndarray, o: np.ndarray, level: int) -> np.ndarray:
-    """The engine's score (discs, mover's view) of every position at ``level``."""
+    """The engine's score (discs, mover's view) of every position at ``level``: exact from
+    the level's win/loss/draw depth on."""
     from bitflip.core.board import Board, Color
     from bitflip.engine import Engine
+    from bitflip.search.levels import level_spec
     from bitflip.search.limits import Limit
 
     engine = Engine(level=level, tt_mb=32)
+    wld_depth = level_spec(level).wld_depth
     out = np.zeros(len(p), np.float32)
     for i in range(len(p)):
         board = Board()
         board.black, board.white, board.turn = int(p[i]), int(o[i]), Color.BLACK
         engine.set_position(board)
-        out[i] = engine.go(Limit(level=level)).score
+        # Where the level would prove only win, loss or draw, the label needs the margin.
+        exact = bin(board.empty).count("1") <= wld_depth
+        out[i] = engine.go(Limit(exact=True) if exact else Limit(level=level)).score
     return out
 
 

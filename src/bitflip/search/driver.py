@@ -57,6 +57,10 @@ class SearchPlan:
     """Solve exactly (disc difference) when at most this many squares are empty."""
     wld: bool = False
     """Exact solves prove only win, loss or draw (scores -1, 0, +1 times the margin sign)."""
+    wld_empties: int = 0
+    """With more empties than ``exact_empties`` but at most this many, first prove win, loss
+    or draw (as Zebra does two empties before its exact solve); a proven win or draw is the
+    answer, a loss falls back to the midgame search, whose move is the hardest to punish."""
     selectivity: int = 0
     """Multi-ProbCut confidence t in hundredths of a standard deviation (0: no ProbCut)."""
     nodes: int | None = None
@@ -425,6 +429,10 @@ class Searcher:
         last: _Iteration | None = None
         times: list[float] = []
         exact_now = n_empties <= plan.exact_empties
+        if not exact_now and n_empties <= plan.wld_empties and not plan.multipv:
+            proof = self._wld_iteration(req, moves)
+            if proof is None or proof.score >= 0 or ctl[STOP]:
+                return proof if proof is not None else self._unscored(req, moves)
         depth = 0
         while not exact_now:
             depth += 1
@@ -449,14 +457,7 @@ class Searcher:
             if plan.nodes is not None and ctl[NODES] >= plan.nodes:
                 break
         if exact_now and last is None and n_empties > 12 and not ctl[STOP]:
-            # A short midgame search first: it orders the root, and its move is the answer
-            # should the time run out before the solve ends.
-            pre = self._midgame_iteration(req, moves, min(6, n_empties - 6), None)
-            if pre is not None:
-                pre.elapsed = req.elapsed()
-                last = pre
-                pre_scores = pre.scores
-                moves = sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
+            last, moves = self._presearch(req, moves)
         if exact_now and not ctl[STOP]:
             it = self._exact_iteration(req, moves, last)
             if it is not None:
@@ -464,10 +465,35 @@ class Searcher:
                 last = it
                 if on_info is not None:
                     on_info(self._info(req, it))
-        if last is None:
-            # Stopped before the first iteration finished: the best-ordered move, unscored.
-            last = _Iteration(0, moves[0], 0, {}, False, req.elapsed())
-        return last
+        return last if last is not None else self._unscored(req, moves)
+
+    def _unscored(self, req: _Request, moves: list[int]) -> _Iteration:
+        """Stopped before the first iteration finished: the best-ordered move, unscored."""
+        return _Iteration(0, moves[0], 0, {}, False, req.elapsed())
+
+    def _presearch(self, req: _Request, moves: list[int]) -> tuple[_Iteration | None, list[int]]:
+        """A short midgame search before a solve: it orders the root, and its move is the
+        answer should the time run out before the solve ends."""
+        pre = self._midgame_iteration(req, moves, min(6, req.empties - 6), None)
+        if pre is None:
+            return None, moves
+        pre.elapsed = req.elapsed()
+        pre_scores = pre.scores
+        return pre, sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
+
+    def _wld_iteration(self, req: _Request, moves: list[int]) -> _Iteration | None:
+        """The win/loss/draw proof of ``SearchPlan.wld_empties`` (None: stopped)."""
+        wld_req = replace(req, plan=replace(req.plan, wld=True))
+        last = None
+        if req.empties > 12:
+            last, moves = self._presearch(wld_req, moves)
+        if self.ctx.ctl[STOP]:
+            return last
+        it = self._exact_iteration(wld_req, moves, last)
+        if it is None:
+            return last
+        it.elapsed = req.elapsed()
+        return it  # unreported: a proof of the sign is no score to show beside the others
 
     def _midgame_iteration(
         self, req: _Request, moves: list[int], depth: int, last: _Iteration | None

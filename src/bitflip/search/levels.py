@@ -2,37 +2,38 @@
 
 Shared by the CLI, the NBoard protocol and the web app. A level searches the midgame
 ``depth`` plies deep, solves the game exactly once at most ``endgame_depth`` squares are
-empty, and prunes with Multi-ProbCut at the given ``selectivity`` (the confidence of each cut
-in percent; None searches without ProbCut). Levels are monotone: a higher level never
-searches less deep, solves later or prunes more boldly.
+empty, proves win, loss or draw up to two empties before that (``wld_depth``, as Zebra's levels
+do), and prunes with Multi-ProbCut at the given ``selectivity`` (the confidence of each cut in
+percent; None searches without ProbCut). Levels are monotone: a higher level never searches
+less deep, solves later or prunes more boldly.
 
-=====  =====  =========  ===========
-level  depth  endgame    selectivity
-=====  =====  =========  ===========
-1      1      2          --
-2      2      4          --
-3      3      6          --
-4      4      8          --
-5      5      10         --
-6      6      12         91
-7      7      14         91
-8      8      16         91
-9      9      17         91
-10     10     18         91
-11     11     18         91
-12     12     19         91
-13     13     20         95
-14     14     20         95
-15     15     21         95
-16     16     22         95
-17     17     22         98
-18     18     23         98
-19     19     24         99
-20     21     26         99
-=====  =====  =========  ===========
+=====  =====  =========  ======  ===========
+level  depth  endgame    wld     selectivity
+=====  =====  =========  ======  ===========
+1      1      2          4       --
+2      2      4          6       --
+3      3      6          8       --
+4      4      8          10      --
+5      5      10         12      --
+6      6      12         14      91
+7      7      14         16      91
+8      8      16         18      91
+9      9      17         19      91
+10     10     18         20      91
+11     11     18         20      91
+12     12     19         21      91
+13     13     20         22      95
+14     14     20         22      95
+15     15     21         22      95
+16     16     22         --      95
+17     17     22         --      98
+18     18     23         --      98
+19     19     24         --      99
+20     21     26         --      99
+=====  =====  =========  ======  ===========
 
-:data:`DEFAULT_LEVEL` (13) answers in 0.07 s on average on an idle core (at most 0.3 s on
-the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-search.md``).
+:data:`DEFAULT_LEVEL` (14) answers in 0.10 s on average on an idle core (at most 0.33 s on
+the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-web.md``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,12 @@ import math
 from dataclasses import dataclass
 
 from bitflip.search.limits import Limit
+
+WLD_MAX_EMPTIES = 22
+"""The most empties a level proves win/loss/draw at. A proof at 22 empties takes about 0.25 s
+on one core and lifted level 14 from 61.3% to 65.0% against Zebra at depth 11 (which proves
+from 22 too); level 18 proving at 25 empties scored the same against Zebra at depth 21 (56.2%
+of 80 against 56.9% of 240) for 29% more time (``benchmarks/RESULTS-search.md``)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +60,13 @@ class LevelSpec:
     """Solve exactly when at most this many squares are empty."""
     selectivity: int | None = None
     """Multi-ProbCut confidence in percent (None: no ProbCut)."""
+
+    @property
+    def wld_depth(self) -> int:
+        """Prove win, loss or draw first when at most this many squares are empty: two more
+        than the exact solve, as Zebra's levels do, up to :data:`WLD_MAX_EMPTIES` (equal to
+        ``endgame_depth``: no proofs)."""
+        return max(self.endgame_depth, min(self.endgame_depth + 2, WLD_MAX_EMPTIES))
 
     @property
     def probcut_t(self) -> int:
@@ -102,8 +116,10 @@ LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(d, e, s) for i, (d, e, s) in en
 
 MIN_LEVEL = 1
 MAX_LEVEL = 20
-DEFAULT_LEVEL = 13
-"""The level a user gets without asking: answers in well under a second."""
+DEFAULT_LEVEL = 14
+"""The level a user gets without asking: answers in well under a second, and in games takes
+about the time Zebra takes at depth 11 (42 against 45 ms a move), against which it scores 65%
+(``benchmarks/RESULTS-search.md``)."""
 
 
 MAX_EXTENDED_LEVEL = 60

@@ -136,6 +136,8 @@ class Opponent:
             self._engine.set_position(board)
             limit = Limit(clocks=clocks) if clocks is not None else None
             result = self._engine.go(limit, on_info=on_info)
+            if result.wld:  # a proof of win/loss/draw only: no disc score to show or plot
+                return Choice(int(result.move), None, False, bool(result.book))
             exact = bool(result.exact)
             score = disc_score(result.score, exact, board.size)
             return Choice(int(result.move), score, exact, bool(result.book))

@@ -4,8 +4,9 @@ Measured, not guessed: ``PYTHONPATH=src python benchmarks/level_times.py --level
 --ffo ../shared/data/ffo`` (a move from a fresh 64 MB table on the 8 bench positions plus
 FFO #1 and #40, wall seconds), on the 2-core development VM, idle, 2026-11-24 13:05 UTC with
 the pattern weights `ee3080ce8943` (levels 1-19; level 20 at 15:24 UTC with the same code, the
-other core busy; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than
-these: the table is warm from the previous move and from pondering.
+other core busy; levels 13-15 again at 22:10 UTC, once they proved win/loss/draw from 22
+empties; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
+table is warm from the previous move and from pondering.
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ LEVEL_TIMES: dict[int, LevelTime] = {
     10: LevelTime(0.01, 0.02),
     11: LevelTime(0.01, 0.03),
     12: LevelTime(0.01, 0.04),
-    13: LevelTime(0.07, 0.30),
-    14: LevelTime(0.09, 0.31),
-    15: LevelTime(0.12, 0.30),
+    13: LevelTime(0.07, 0.32),
+    14: LevelTime(0.10, 0.33),
+    15: LevelTime(0.12, 0.32),
     16: LevelTime(0.21, 0.67),
     17: LevelTime(0.46, 1.61),
     18: LevelTime(0.71, 2.49),
