@@ -45,8 +45,8 @@ from bitflip.search.limits import Limit
 
 WLD_MAX_EMPTIES = 22
 """The most empties a level proves win/loss/draw at. A proof at 22 empties takes about 0.25 s
-on one core and lifted level 14 from 61.3% to 65.0% against Zebra at depth 11 (which proves
-from 22 too); level 18 proving at 25 empties scored the same against Zebra at depth 21 (56.2%
+on one core and lifted level 14 from 61.3% to 65.0% against Zebra at depth 11 on the same 200
+openings (Zebra proves from 22 too); level 18 proving at 25 empties scored the same against Zebra at depth 21 (56.2%
 of 80 against 56.9% of 240) for 29% more time (``benchmarks/RESULTS-search.md``)."""
 
 
@@ -118,8 +118,8 @@ MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
 """The level a user gets without asking: answers in well under a second, and in games takes
-about the time Zebra takes at depth 11 (42 against 45 ms a move), against which it scores 65%
-(``benchmarks/RESULTS-search.md``)."""
+about the time Zebra takes at depth 11 (42 against 45 ms a move), against which it scores
+63.5% of 600 games (``benchmarks/RESULTS-search.md``)."""
 
 
 MAX_EXTENDED_LEVEL = 60
