@@ -46,8 +46,9 @@ from bitflip.search.limits import Limit
 WLD_MAX_EMPTIES = 22
 """The most empties a level proves win/loss/draw at. A proof at 22 empties takes about 0.25 s
 on one core and lifted level 14 from 61.3% to 65.0% against Zebra at depth 11 on the same 200
-openings (Zebra proves from 22 too); level 18 proving at 25 empties scored the same against Zebra at depth 21 (56.2%
-of 80 against 56.9% of 240) for 29% more time (``benchmarks/RESULTS-search.md``)."""
+openings (Zebra proves from 22 too); level 18 proving at 25 empties scored the same against
+Zebra at depth 21 (56.2% of 80 against 56.9% of 240) for 29% more time
+(``benchmarks/RESULTS-search.md``)."""
 
 
 @dataclass(frozen=True)
