@@ -482,7 +482,8 @@ class Searcher:
         return pre, sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
 
     def _wld_iteration(self, req: _Request, moves: list[int]) -> _Iteration | None:
-        """The win/loss/draw proof of ``SearchPlan.wld_empties`` (None: stopped)."""
+        """The win/loss/draw proof of ``SearchPlan.wld_empties``; when stopped, the
+        pre-search's answer or None."""
         wld_req = replace(req, plan=replace(req.plan, wld=True))
         last = None
         if req.empties > 12:
