@@ -120,7 +120,7 @@ MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
 """The level a user gets without asking: answers in well under a second, and in games takes
 about the time Zebra takes at depth 11 (42 against 45 ms a move), against which it scores
-63.5% of 600 games (``benchmarks/RESULTS-search.md``)."""
+61.6% of 800 games (``benchmarks/RESULTS-search.md``)."""
 
 
 MAX_EXTENDED_LEVEL = 60
