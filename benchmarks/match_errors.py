@@ -1,0 +1,142 @@
+"""Where a match was lost: every move of both sides scored by a stronger engine level.
+
+Reads the game records of ``../shared/tools/nboard_match.py`` (its ``--out`` JSON lines),
+searches every position after the opening with ``Engine(level=LEVEL)`` and reports, by number
+of empties, each side's mean loss a move (the reference score before the move minus the score
+after it, from the mover's view) and the moves that turned a won or drawn position into a draw
+or a loss where the reference is exact (at most the level's exact depth before and after).
+
+Run from the repository root, one process a match file (they take about 7 s a game at level
+16 on one core of the 2-core development VM), then the report over all of them:
+
+``PYTHONPATH=src python benchmarks/match_errors.py score MATCH.jsonl --cache A.scores.jsonl``
+``PYTHONPATH=src python benchmarks/match_errors.py report A.scores.jsonl B.scores.jsonl``
+
+The cache keeps one line per scored game, so a killed run goes on where it stopped. The
+side called A in the match is "a", the other "b". A search from the side to move at even
+depth reads a little low (the odd/even effect), so both sides' mean losses lean negative by
+about the same amount: compare the two sides, not the numbers with zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+BUCKETS = ((45, 60), (37, 44), (31, 36), (25, 30), (23, 24), (21, 22), (0, 20))
+
+
+def _games(path: Path) -> list[dict[str, Any]]:
+    games = []
+    for line in path.read_text().splitlines():
+        rec = json.loads(line)
+        if rec.get("type") == "game":
+            games.append(rec)
+    return games
+
+
+def score(match: Path, cache: Path, level: int) -> None:
+    """Search every position after the opening of every game; append a line a game."""
+    from bitflip.core.board import Board
+    from bitflip.engine import Engine
+    from bitflip.search.levels import level_spec
+    from bitflip.search.limits import Limit
+
+    done = set()
+    if cache.exists():
+        done = {json.loads(line)["game"] for line in cache.read_text().splitlines() if line}
+    engine = Engine(level=level, tt_mb=128)
+    # Where the level would prove only win/loss/draw, solve: a loss needs the margin.
+    exact_from = level_spec(level).wld_depth
+    t0 = time.perf_counter()
+    games = _games(match)
+    with cache.open("a") as out:
+        for n, g in enumerate(games, 1):
+            if g["game"] in done:
+                continue
+            moves = [g["moves"][i : i + 2] for i in range(0, len(g["moves"]), 2)]
+            first = len(g["opening"]) // 2
+            b = Board()
+            plies = []  # (empties, mover is A, score from the mover's view) before each move
+            for i, m in enumerate(moves):
+                if i >= first and m != "pa":
+                    engine.new_game()
+                    engine.set_position(b)
+                    mover_is_a = (b.turn == 0) == (g["a_color"] == "black")
+                    empties = bin(b.empty).count("1")
+                    limit = Limit(exact=True) if empties <= exact_from else None
+                    plies.append((empties, mover_is_a, engine.go(limit).score))
+                b.push(b.parse_move(m))
+            rec = {
+                "game": g["game"],
+                "plies": plies,
+                "final_a": g["disc_diff_a"],
+                "exact_from": exact_from,
+            }
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+            print(f"game {g['game']} ({n}/{len(games)}) {time.perf_counter() - t0:.0f} s")
+
+
+def report(caches: list[Path]) -> None:
+    """Mean loss a move by empties for each side, and result-changing moves (exact ranges)."""
+    loss: dict[str, dict[tuple[int, int], list[float]]] = {
+        "a": defaultdict(list),
+        "b": defaultdict(list),
+    }
+    flips: dict[str, Counter[int]] = {"a": Counter(), "b": Counter()}
+    for path in caches:
+        for line in path.read_text().splitlines():
+            rec = json.loads(line)
+            plies = rec["plies"]
+            for k, (empties, mover_is_a, before) in enumerate(plies):
+                if k + 1 < len(plies):
+                    _, next_is_a, next_score = plies[k + 1]
+                    after = next_score if next_is_a == mover_is_a else -next_score
+                    after_exact = plies[k + 1][0] <= rec["exact_from"]
+                else:  # the last searched move: the game's result
+                    after = rec["final_a"] if mover_is_a else -rec["final_a"]
+                    after_exact = True
+                side = "a" if mover_is_a else "b"
+                for lo, hi in BUCKETS:
+                    if lo <= empties <= hi:
+                        loss[side][(lo, hi)].append(before - after)
+                sign = (before > 0) - (before < 0), (after > 0) - (after < 0)
+                if empties <= rec["exact_from"] and after_exact and sign[1] < sign[0]:
+                    flips[side][empties] += 1
+
+    def cell(xs: list[float]) -> str:
+        mean = sum(xs) / len(xs) if xs else 0.0
+        return f"{mean:+.2f} ({len(xs)})"
+
+    print("| empties | A: mean loss a move (moves) | B: mean loss a move (moves) |")
+    print("|---|---|---|")
+    for lo, hi in BUCKETS:
+        print(f"| {lo}-{hi} | {cell(loss['a'][(lo, hi)])} | {cell(loss['b'][(lo, hi)])} |")
+    for side in "ab":
+        found = ", ".join(f"{n} at {e}" for e, n in sorted(flips[side].items(), reverse=True))
+        print(f"{side.upper()}: moves that lost a proven result: {found or 'none'}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    s = sub.add_parser("score", help="score a match's games into a cache file")
+    s.add_argument("match", type=Path, help="nboard_match.py --out file (JSON lines)")
+    s.add_argument("--cache", type=Path, required=True, help="scores, one line a game")
+    s.add_argument("--level", type=int, default=16, help="reference engine level (16)")
+    r = sub.add_parser("report", help="the losses by empties over cache files")
+    r.add_argument("caches", type=Path, nargs="+")
+    args = ap.parse_args()
+    if args.cmd == "score":
+        score(args.match, args.cache, args.level)
+    else:
+        report(args.caches)
+
+
+if __name__ == "__main__":
+    main()
