@@ -17,13 +17,15 @@ def test_levels_are_monotone() -> None:
     assert DEFAULT_LEVEL in LEVELS
 
 
-def test_levels_prove_win_loss_draw_two_empties_before_solving() -> None:
+def test_levels_prove_win_loss_draw_before_solving() -> None:
     from bitflip.engine import Engine
 
     spec = level_spec(14)
-    assert (spec.endgame_depth, spec.wld_depth) == (20, 22)
+    assert (spec.endgame_depth, spec.wld_depth) == (20, 23)
     plan = Engine(level=14, tt_mb=1).plan(None)
-    assert (plan.exact_empties, plan.wld_empties) == (20, 22)
+    assert (plan.exact_empties, plan.wld_empties) == (20, 23)
+    # Proofs stop at 23 empties: level 18 solves from 23 and proves nothing.
+    assert level_spec(18).wld_depth == level_spec(18).endgame_depth == 23
 
 
 def test_probcut_t_grows_with_confidence() -> None:

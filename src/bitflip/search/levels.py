@@ -2,37 +2,37 @@
 
 Shared by the CLI, the NBoard protocol and the web app. A level searches the midgame
 ``depth`` plies deep, solves the game exactly once at most ``endgame_depth`` squares are
-empty, proves win, loss or draw up to two empties before that (``wld_depth``, as Zebra's levels
-do), and prunes with Multi-ProbCut at the given ``selectivity`` (the confidence of each cut in
-percent; None searches without ProbCut). Levels are monotone: a higher level never searches
-less deep, solves later or prunes more boldly.
+empty, proves win, loss or draw up to three empties before that (``wld_depth``; Zebra's levels
+prove two before), and prunes with Multi-ProbCut at the given ``selectivity`` (the confidence
+of each cut in percent; None searches without ProbCut). Levels are monotone: a higher level
+never searches less deep, solves later or prunes more boldly.
 
 =====  =====  =========  ======  ===========
 level  depth  endgame    wld     selectivity
 =====  =====  =========  ======  ===========
-1      1      2          4       --
-2      2      4          6       --
-3      3      6          8       --
-4      4      8          10      --
-5      5      10         12      --
-6      6      12         14      91
-7      7      14         16      91
-8      8      16         18      91
-9      9      17         19      91
-10     10     18         20      91
-11     11     18         20      91
-12     12     19         21      91
-13     13     20         22      95
-14     14     20         22      95
-15     15     21         22      95
-16     16     22         --      95
-17     17     22         --      98
+1      1      2          5       --
+2      2      4          7       --
+3      3      6          9       --
+4      4      8          11      --
+5      5      10         13      --
+6      6      12         15      91
+7      7      14         17      91
+8      8      16         19      91
+9      9      17         20      91
+10     10     18         21      91
+11     11     18         21      91
+12     12     19         22      91
+13     13     20         23      95
+14     14     20         23      95
+15     15     21         23      95
+16     16     22         23      95
+17     17     22         23      98
 18     18     23         --      98
 19     19     24         --      99
 20     21     26         --      99
 =====  =====  =========  ======  ===========
 
-:data:`DEFAULT_LEVEL` (14) answers in 0.10 s on average on an idle core (at most 0.33 s on
+:data:`DEFAULT_LEVEL` (14) answers in 0.09 s on average on an idle core (at most 0.32 s on
 the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-web.md``).
 """
 
@@ -43,12 +43,14 @@ from dataclasses import dataclass
 
 from bitflip.search.limits import Limit
 
-WLD_MAX_EMPTIES = 22
-"""The most empties a level proves win/loss/draw at. A proof at 22 empties takes about 0.25 s
-on one core and lifted level 14 from 61.3% to 65.0% against Zebra at depth 11 on the same 200
-openings (Zebra proves from 22 too); level 18 proving at 25 empties scored the same against
-Zebra at depth 21 (56.2% of 80 against 56.9% of 240) for 29% more time
-(``benchmarks/RESULTS-search.md``)."""
+WLD_AHEAD = 3
+"""A level proves win/loss/draw from this many empties before its exact solve..."""
+WLD_MAX_EMPTIES = 23
+"""...but from at most this many empties. Against Zebra at depth 11 (which proves from 22),
+level 14 (exact from 20) scored 61.3% with no proofs, 65.0% proving from 22 and 67.5% from
+23 on the same 200 openings; from 23 a move took 48.8 ms against Zebra's 45.9. Level 18
+proving from 25 empties scored no better against Zebra at depth 21 (56.2% of 80 against 56.9%
+of 240) for 29% more time (``benchmarks/RESULTS-search.md``)."""
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,10 @@ class LevelSpec:
 
     @property
     def wld_depth(self) -> int:
-        """Prove win, loss or draw first when at most this many squares are empty: two more
-        than the exact solve, as Zebra's levels do, up to :data:`WLD_MAX_EMPTIES` (equal to
+        """Prove win, loss or draw first when at most this many squares are empty:
+        :data:`WLD_AHEAD` more than the exact solve, up to :data:`WLD_MAX_EMPTIES` (equal to
         ``endgame_depth``: no proofs)."""
-        return max(self.endgame_depth, min(self.endgame_depth + 2, WLD_MAX_EMPTIES))
+        return max(self.endgame_depth, min(self.endgame_depth + WLD_AHEAD, WLD_MAX_EMPTIES))
 
     @property
     def probcut_t(self) -> int:
@@ -119,8 +121,8 @@ MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
 """The level a user gets without asking: answers in well under a second, and in games takes
-about the time Zebra takes at depth 11 (42 against 45 ms a move), against which it scores
-61.6% of 800 games (``benchmarks/RESULTS-search.md``)."""
+about the time Zebra takes at depth 11 (49 against 45 ms a move), against which it scores
+64.0% of 800 games (``benchmarks/RESULTS-search.md``)."""
 
 
 MAX_EXTENDED_LEVEL = 60

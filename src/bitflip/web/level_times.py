@@ -4,8 +4,8 @@ Measured, not guessed: ``PYTHONPATH=src python benchmarks/level_times.py --level
 --ffo ../shared/data/ffo`` (a move from a fresh 64 MB table on the 8 bench positions plus
 FFO #1 and #40, wall seconds), on the 2-core development VM, idle, 2026-11-24 13:05 UTC with
 the pattern weights `ee3080ce8943` (levels 1-19; level 20 at 15:24 UTC with the same code, the
-other core busy; levels 13-15 again at 22:10 UTC, once they proved win/loss/draw from 22
-empties; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
+other core busy; levels 1-17 again at 23:19 UTC, once levels 1-17 proved win/loss/draw before
+their exact solve; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
 table is warm from the previous move and from pondering.
 """
 
@@ -36,10 +36,10 @@ LEVEL_TIMES: dict[int, LevelTime] = {
     11: LevelTime(0.01, 0.03),
     12: LevelTime(0.01, 0.04),
     13: LevelTime(0.07, 0.32),
-    14: LevelTime(0.10, 0.33),
+    14: LevelTime(0.09, 0.32),
     15: LevelTime(0.12, 0.32),
-    16: LevelTime(0.21, 0.67),
-    17: LevelTime(0.46, 1.61),
+    16: LevelTime(0.22, 0.71),
+    17: LevelTime(0.47, 1.67),
     18: LevelTime(0.71, 2.49),
     19: LevelTime(1.42, 5.45),
     20: LevelTime(12.57, 72.56),
