@@ -101,6 +101,18 @@ def test_wld_empties_proves_wins_and_draws_and_searches_losses(searcher: Searche
         assert b.is_legal(move) and (not is_wld or score >= 0)
 
 
+def test_wld_proofs_from_20_empties_pass_through_selective_passes(searcher: Searcher) -> None:
+    # From 20 empties a proof first runs the ProbCut passes in (-1, 1), then the exact one.
+    b = random_position(5, 20)
+    exact, _, _, _ = search(searcher, b, SearchPlan(exact_empties=64))
+    wld, _, move, is_wld = search(searcher, b, SearchPlan(exact_empties=64, wld=True))
+    assert is_wld and wld == np.sign(exact), b.obf()
+    child = b.copy()
+    child.push(move)
+    after, _, _, _ = search(searcher, child, SearchPlan(exact_empties=64))
+    assert np.sign(-after) == wld
+
+
 def test_engine_takes_exact_and_wld_limits() -> None:
     engine = Engine(level=1, tt_mb=8)
     b = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")  # FFO #1

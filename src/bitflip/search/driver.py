@@ -539,9 +539,11 @@ class Searcher:
         if last is not None and not plan.wld and not plan.multipv:
             guess = 2 * round(last.score / EVAL_SCALE / 2)
         ranks = [EXACT_RANK]
-        if guess is not None and n_empties >= SELECTIVE_SOLVE_EMPTIES:
+        if (guess is not None or plan.wld) and n_empties >= SELECTIVE_SOLVE_EMPTIES:
             # As Edax does: passes that cut by ProbCut first, each surer than the last; each
-            # fills the table with good moves and gives the next its aspiration window.
+            # fills the table with good moves and gives the next its aspiration window (a
+            # win/loss/draw proof keeps (-1, 1): 19% fewer nodes and 9-13% less time for
+            # level 14's proofs at 23 empties).
             ranks = [*SELECTIVE_RANKS, EXACT_RANK]
         ctx.ctl[EG_TT_EMPTIES] = table_empties(n_empties)
         try:
@@ -549,7 +551,7 @@ class Searcher:
                 ctx.ctl[EG_RANK] = rank
                 # After a selective pass the guess is good enough for the narrowest window.
                 width = 1 if rank == EXACT_RANK and len(ranks) > 1 else 3
-                res = self._solve_root(req, moves, guess, width)
+                res = self._solve_root(req, moves, None if plan.wld else guess, width)
                 if res is None:
                     return None
                 best = max(res, key=lambda r: r.score)
