@@ -431,8 +431,8 @@ class Searcher:
         exact_now = n_empties <= plan.exact_empties
         if not exact_now and n_empties <= plan.wld_empties and not plan.multipv:
             proof = self._wld_iteration(req, moves)
-            if proof is None or proof.score >= 0 or ctl[STOP]:
-                return proof if proof is not None else self._unscored(req, moves)
+            if proof is not None:
+                return proof
         depth = 0
         while not exact_now:
             depth += 1
@@ -456,7 +456,7 @@ class Searcher:
                 break
             if plan.nodes is not None and ctl[NODES] >= plan.nodes:
                 break
-        if exact_now and last is None and n_empties > 12 and not ctl[STOP]:
+        if exact_now and last is None and not ctl[STOP]:
             last, moves = self._presearch(req, moves)
         if exact_now and not ctl[STOP]:
             it = self._exact_iteration(req, moves, last)
@@ -472,8 +472,10 @@ class Searcher:
         return _Iteration(0, moves[0], 0, {}, False, req.elapsed())
 
     def _presearch(self, req: _Request, moves: list[int]) -> tuple[_Iteration | None, list[int]]:
-        """A short midgame search before a solve: it orders the root, and its move is the
-        answer should the time run out before the solve ends."""
+        """A short midgame search before a solve of more than 12 empties: it orders the
+        root, and its move is the answer should the time run out before the solve ends."""
+        if req.empties <= 12:
+            return None, moves
         pre = self._midgame_iteration(req, moves, min(6, req.empties - 6), None)
         if pre is None:
             return None, moves
@@ -482,19 +484,17 @@ class Searcher:
         return pre, sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
 
     def _wld_iteration(self, req: _Request, moves: list[int]) -> _Iteration | None:
-        """The win/loss/draw proof of ``SearchPlan.wld_empties``; when stopped, the
-        pre-search's answer or None."""
+        """The answer of a win/loss/draw proof (``SearchPlan.wld_empties``): a proven win or
+        draw, or, when stopped, the best move found so far; None after a proven loss, when the
+        midgame search is to pick the move. A proof is not reported: the sign of the score is
+        no score to show beside the others."""
         wld_req = replace(req, plan=replace(req.plan, wld=True))
-        last = None
-        if req.empties > 12:
-            last, moves = self._presearch(wld_req, moves)
-        if self.ctx.ctl[STOP]:
-            return last
-        it = self._exact_iteration(wld_req, moves, last)
-        if it is None:
-            return last
+        last, moves = self._presearch(wld_req, moves)
+        it = None if self.ctx.ctl[STOP] else self._exact_iteration(wld_req, moves, last)
+        if it is None:  # stopped
+            return last if last is not None else self._unscored(req, moves)
         it.elapsed = req.elapsed()
-        return it  # unreported: a proof of the sign is no score to show beside the others
+        return it if it.score >= 0 else None
 
     def _midgame_iteration(
         self, req: _Request, moves: list[int], depth: int, last: _Iteration | None
@@ -551,7 +551,7 @@ class Searcher:
                 ctx.ctl[EG_RANK] = rank
                 # After a selective pass the guess is good enough for the narrowest window.
                 width = 1 if rank == EXACT_RANK and len(ranks) > 1 else 3
-                res = self._solve_root(req, moves, None if plan.wld else guess, width)
+                res = self._solve_root(req, moves, guess, width)
                 if res is None:
                     return None
                 best = max(res, key=lambda r: r.score)
@@ -574,7 +574,7 @@ class Searcher:
             return ctx.endgame(a, b, mask, c, d)
 
         alpha, beta = (-1, 1) if plan.wld else (-65, 65)
-        if guess is not None:
+        if guess is not None and not plan.wld:  # a proof's window is always (-1, 1)
             alpha, beta = max(guess - width, -65), min(guess + width, 65)
         root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
         return root.aspiration(moves, alpha, beta, disc_widen(plan.wld))

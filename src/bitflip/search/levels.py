@@ -44,11 +44,11 @@ from dataclasses import dataclass
 from bitflip.search.limits import Limit
 
 WLD_AHEAD = 3
-"""A level proves win/loss/draw from this many empties before its exact solve..."""
+"""How many empties before its exact solve a level starts proving win/loss/draw."""
 WLD_MAX_EMPTIES = 23
-"""...but from at most this many empties. Against Zebra at depth 11 (which proves from 22),
-level 14 (exact from 20) scored 61.3% with no proofs, 65.0% proving from 22 and 67.5% from
-23 on the same 200 openings; from 23 a move took 48.8 ms against Zebra's 45.9. Level 18
+"""The most empties a level proves win/loss/draw at. Against Zebra at depth 11 (which proves
+from 22), level 14 (exact from 20) scored 61.3% with no proofs, 65.0% proving from 22 and 67.5%
+from 23 on the same 200 openings; from 23 a move took 48.8 ms against Zebra's 45.9. Level 18
 proving from 25 empties scored no better against Zebra at depth 21 (56.2% of 80 against 56.9%
 of 240) for 29% more time (``benchmarks/RESULTS-search.md``)."""
 
