@@ -30,13 +30,24 @@ from typing import Any
 BUCKETS = ((45, 60), (37, 44), (31, 36), (25, 30), (23, 24), (21, 22), (0, 20))
 
 
+def _records(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file, one a line (ValueError naming the bad line)."""
+    out = []
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            rec = json.loads(line)
+        except json.JSONDecodeError as e:
+            raise ValueError(f"{path}:{n}: not a JSON line ({e.msg})") from None
+        if not isinstance(rec, dict):
+            raise ValueError(f"{path}:{n}: not a JSON object")
+        out.append(rec)
+    return out
+
+
 def _games(path: Path) -> list[dict[str, Any]]:
-    games = []
-    for line in path.read_text().splitlines():
-        rec = json.loads(line)
-        if rec.get("type") == "game":
-            games.append(rec)
-    return games
+    return [rec for rec in _records(path) if rec.get("type") == "game"]
 
 
 def score(match: Path, cache: Path, level: int) -> None:
@@ -48,7 +59,7 @@ def score(match: Path, cache: Path, level: int) -> None:
 
     done = set()
     if cache.exists():
-        done = {json.loads(line)["game"] for line in cache.read_text().splitlines() if line}
+        done = {rec["game"] for rec in _records(cache)}
     engine = Engine(level=level, tt_mb=128)
     # Where the level would prove only win/loss/draw, solve: a loss needs the margin.
     exact_from = level_spec(level).wld_depth
@@ -90,8 +101,7 @@ def report(caches: list[Path]) -> None:
     }
     flips: dict[str, Counter[int]] = {"a": Counter(), "b": Counter()}
     for path in caches:
-        for line in path.read_text().splitlines():
-            rec = json.loads(line)
+        for rec in _records(path):
             plies = rec["plies"]
             for k, (empties, mover_is_a, before) in enumerate(plies):
                 if k + 1 < len(plies):
@@ -132,10 +142,15 @@ def main() -> None:
     r = sub.add_parser("report", help="the losses by empties over cache files")
     r.add_argument("caches", type=Path, nargs="+")
     args = ap.parse_args()
-    if args.cmd == "score":
-        score(args.match, args.cache, args.level)
-    else:
-        report(args.caches)
+    try:
+        if args.cmd == "score":
+            score(args.match, args.cache, args.level)
+        else:
+            report(args.caches)
+    except (OSError, ValueError) as e:  # a missing or malformed file
+        ap.exit(2, f"match_errors: error: {e}\n")
+    except KeyError as e:
+        ap.exit(2, f"match_errors: error: a record lacks the field {e}: not a match or score file\n")
 
 
 if __name__ == "__main__":
