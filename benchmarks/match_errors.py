@@ -150,7 +150,7 @@ def main() -> None:
     except (OSError, ValueError) as e:  # a missing or malformed file
         ap.exit(2, f"match_errors: error: {e}\n")
     except KeyError as e:
-        ap.exit(2, f"match_errors: error: a record lacks the field {e}: not a match or score file\n")
+        ap.exit(2, f"match_errors: error: a record lacks the field {e}: not a match/score file\n")
 
 
 if __name__ == "__main__":
