@@ -1,10 +1,13 @@
-"""Seconds a move at each engine level, on the bench positions plus FFO #1 and #40.
+"""Seconds a move at each engine level, or at settings no level has.
 
 Run from the repository root:
-``PYTHONPATH=src python benchmarks/level_times.py --levels 12 13 14 15``.
-Each position is searched from a fresh table with the level's own settings (depth, exact
-solve from, ProbCut), as a game move would be. Prints a Markdown table of mean and maximum
-CPU (process) seconds, and wall seconds, since shared machines make both matter.
+``PYTHONPATH=src python benchmarks/level_times.py --levels 12 13 14 15`` times the levels on
+the bench positions plus FFO #1 and #40; ``--spec 15,20,91`` adds settings of your own
+(midgame depth, exact solve from, ProbCut confidence in percent, 0 for none), and ``--wthor
+FILE --positions N`` times them on N positions of that WTHOR file's games instead (26-50
+empties: midgame moves, where the settings differ). Each position is searched from a fresh
+table, as a game move would be. Prints a Markdown table of mean and maximum CPU (process)
+seconds, and wall seconds, since shared machines make both matter.
 """
 
 from __future__ import annotations
@@ -13,15 +16,22 @@ import argparse
 import time
 from pathlib import Path
 
+import numpy as np
+
 from bitflip.cli.bench import BENCH_POSITIONS
 from bitflip.core.board import Board
-from bitflip.engine import Engine
+from bitflip.core.geometry import PASS
+from bitflip.engine import level_plan, load_engine_evaluation
 from bitflip.formats import obf
+from bitflip.formats.wthor import load_wtb
+from bitflip.search.driver import Searcher
+from bitflip.search.levels import LevelSpec, level_spec
+from bitflip.search.probcut import load_table
 
 FFO = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ffo"
 
 
-def positions(ffo_dir: Path) -> list[Board]:
+def bench_positions(ffo_dir: Path) -> list[Board]:
     boards = [Board(text) for text in BENCH_POSITIONS]
     for name, index in (("fforum-1-19.obf", 0), ("fforum-40-59.obf", 0)):
         path = ffo_dir / name
@@ -30,29 +40,71 @@ def positions(ffo_dir: Path) -> list[Board]:
     return boards
 
 
+def wthor_positions(path: Path, n: int, seed: int) -> list[Board]:
+    """``n`` positions of random games of the file, each at a random count of 26-50 empties."""
+    squares = load_wtb(path).squares()
+    rng = np.random.default_rng(seed)
+    boards: list[Board] = []
+    for game in rng.permutation(squares.shape[0]):
+        target = int(rng.integers(26, 51))
+        board = Board()
+        for sq in squares[game]:
+            if sq < 0 or board.is_game_over() or bin(board.empty).count("1") == target:
+                break
+            if board.legal_mask() == 0:
+                board.push(PASS)
+            board.push(int(sq))
+        if bin(board.empty).count("1") == target and board.legal_mask():
+            boards.append(board)
+        if len(boards) == n:
+            break
+    return boards
+
+
+def parse_spec(text: str) -> LevelSpec:
+    try:
+        depth, exact, sel = (int(x) for x in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"--spec wants DEPTH,EXACT,SELECTIVITY (e.g. 15,20,91), not {text!r}"
+        ) from None
+    return LevelSpec(depth, exact, sel or None)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--levels", type=int, nargs="+", default=[12, 13, 14])
+    ap.add_argument("--levels", type=int, nargs="*", default=[12, 13, 14])
+    ap.add_argument("--spec", type=parse_spec, action="append", default=[], metavar="D,E,S")
     ap.add_argument("--ffo", type=Path, default=FFO, help="folder of the FFO .obf files")
+    ap.add_argument("--wthor", type=Path, help="time positions of this .wtb file's games")
+    ap.add_argument("--positions", type=int, default=60, help="how many, with --wthor")
+    ap.add_argument("--seed", type=int, default=5, help="which, with --wthor")
     args = ap.parse_args()
-    boards = positions(args.ffo)
+    if args.wthor is not None:
+        boards = wthor_positions(args.wthor, args.positions, args.seed)
+    else:
+        boards = bench_positions(args.ffo)
+    runs = [(f"{level}", level_spec(level)) for level in args.levels]
+    runs += [(f"{s.depth}, {s.endgame_depth}, {s.selectivity or '--'}", s) for s in args.spec]
+    evaluation = load_engine_evaluation()
+    searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
     print(f"{len(boards)} positions")
-    print("| level | mean CPU s | max CPU s | mean wall s | max wall s |")
+    print("| level (depth, exact, ProbCut %) | mean CPU s | max CPU s | mean wall s | max wall s |")
     print("|---|---|---|---|---|")
-    for level in args.levels:
-        engine = Engine(level=level, tt_mb=64)
+    for name, spec in runs:
+        plan = level_plan(spec)
         cpu: list[float] = []
         wall: list[float] = []
         for board in boards:
-            engine.new_game()
-            engine.set_position(board)
+            searcher.clear()
+            p, o = board.side_bitboards()
             c0, w0 = time.process_time(), time.perf_counter()
-            engine.go()
+            searcher.search(p, o, board.geometry.mask, plan)
             cpu.append(time.process_time() - c0)
             wall.append(time.perf_counter() - w0)
         print(
-            f"| {level} | {sum(cpu) / len(cpu):.2f} | {max(cpu):.2f} | "
-            f"{sum(wall) / len(wall):.2f} | {max(wall):.2f} |",
+            f"| {name} | {sum(cpu) / len(cpu):.3f} | {max(cpu):.3f} | "
+            f"{sum(wall) / len(wall):.3f} | {max(wall):.3f} |",
             flush=True,
         )
 

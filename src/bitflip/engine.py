@@ -26,10 +26,10 @@ from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import Evaluation, load_evaluation
 from bitflip.search.book import Book, open_book
 from bitflip.search.driver import Searcher, SearchPlan
-from bitflip.search.levels import DEFAULT_LEVEL, extended_level, level_spec
+from bitflip.search.levels import DEFAULT_LEVEL, LevelSpec, extended_level, level_spec
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
 
-__all__ = ["DEFAULT_LEVEL", "Engine", "MoveAnalysis", "load_engine_evaluation"]
+__all__ = ["DEFAULT_LEVEL", "Engine", "MoveAnalysis", "level_plan", "load_engine_evaluation"]
 
 
 @dataclass(frozen=True)
@@ -57,6 +57,19 @@ def load_engine_evaluation(name: str = "default", size: int = 8) -> Evaluation:
         if name != "default":
             raise
         return load_evaluation("positional", size)
+
+
+def level_plan(spec: LevelSpec, *, multipv: bool = False, contempt: int = 0) -> SearchPlan:
+    """The search plan of a level's settings: its depth, its proof and exact solve, its
+    ProbCut (benchmarks build plans of settings no level has the same way)."""
+    return SearchPlan(
+        max_depth=spec.depth,
+        exact_empties=spec.endgame_depth,
+        wld_empties=spec.wld_depth,
+        selectivity=spec.probcut_t,
+        multipv=multipv,
+        contempt=contempt,
+    )
 
 
 class Engine:
@@ -141,14 +154,7 @@ class Engine:
                 limit = None  # nothing but the level: its own plan
         b = board if board is not None else self._board
         if limit is None:
-            return SearchPlan(
-                max_depth=spec.depth,
-                exact_empties=spec.endgame_depth,
-                wld_empties=spec.wld_depth,
-                selectivity=spec.probcut_t,
-                multipv=multipv,
-                contempt=self.contempt,
-            )
+            return level_plan(spec, multipv=multipv, contempt=self.contempt)
         soft = hard = limit.time
         if limit.clocks is not None:
             from bitflip.search.timeman import budget
