@@ -19,11 +19,13 @@ from pathlib import Path
 import numpy as np
 
 from bitflip.cli.bench import BENCH_POSITIONS
+from bitflip.core.arrays import empties_many
+from bitflip.core.bitboard import FULL
 from bitflip.core.board import Board
-from bitflip.core.geometry import PASS
 from bitflip.engine import level_plan, load_engine_evaluation
 from bitflip.formats import obf
 from bitflip.formats.wthor import load_wtb
+from bitflip.learn.datasets import GameSource, positions_from_games
 from bitflip.search.driver import Searcher
 from bitflip.search.levels import LevelSpec, level_spec
 from bitflip.search.probcut import load_table
@@ -31,34 +33,35 @@ from bitflip.search.probcut import load_table
 FFO = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ffo"
 
 
-def bench_positions(ffo_dir: Path) -> list[Board]:
+Position = tuple[int, int]
+"""A position to search: the side to move's discs and the opponent's (8x8)."""
+
+
+def bench_positions(ffo_dir: Path) -> list[Position]:
     boards = [Board(text) for text in BENCH_POSITIONS]
     for name, index in (("fforum-1-19.obf", 0), ("fforum-40-59.obf", 0)):
         path = ffo_dir / name
         if path.is_file():
             boards.append(obf.loads(path.read_text(), path=path)[index].board)
-    return boards
+    return [board.side_bitboards() for board in boards]
 
 
-def wthor_positions(path: Path, n: int, seed: int) -> list[Board]:
-    """``n`` positions of random games of the file, each at a random count of 26-50 empties."""
+def wthor_positions(path: Path, n: int, seed: int) -> list[Position]:
+    """``n`` positions of random games of the file, each at a random count of 26-50 empties
+    (where its mover has a move)."""
     squares = load_wtb(path).squares()
+    batch, _ = positions_from_games(GameSource(np.where(squares < 0, -1, squares)))
+    empties = empties_many(batch.player, batch.opponent, FULL)
+    row_of = {(int(g), int(e)): i for i, (g, e) in enumerate(zip(batch.game, empties, strict=True))}
     rng = np.random.default_rng(seed)
-    boards: list[Board] = []
+    out: list[Position] = []
     for game in rng.permutation(squares.shape[0]):
-        target = int(rng.integers(26, 51))
-        board = Board()
-        for sq in squares[game]:
-            if sq < 0 or board.is_game_over() or bin(board.empty).count("1") == target:
-                break
-            if board.legal_mask() == 0:
-                board.push(PASS)
-            board.push(int(sq))
-        if bin(board.empty).count("1") == target and board.legal_mask():
-            boards.append(board)
-        if len(boards) == n:
+        row = row_of.get((int(game), int(rng.integers(26, 51))))
+        if row is not None:
+            out.append((int(batch.player[row]), int(batch.opponent[row])))
+        if len(out) == n:
             break
-    return boards
+    return out
 
 
 def parse_spec(text: str) -> LevelSpec:
@@ -80,26 +83,30 @@ def main() -> None:
     ap.add_argument("--positions", type=int, default=60, help="how many, with --wthor")
     ap.add_argument("--seed", type=int, default=5, help="which, with --wthor")
     args = ap.parse_args()
+    if args.positions < 1:
+        ap.error(f"--positions must be at least 1, not {args.positions}")
     if args.wthor is not None:
-        boards = wthor_positions(args.wthor, args.positions, args.seed)
+        try:
+            positions = wthor_positions(args.wthor, args.positions, args.seed)
+        except (OSError, ValueError) as exc:
+            ap.error(f"--wthor {args.wthor}: {exc}")
     else:
-        boards = bench_positions(args.ffo)
+        positions = bench_positions(args.ffo)
     runs = [(f"{level}", level_spec(level)) for level in args.levels]
     runs += [(f"{s.depth}, {s.endgame_depth}, {s.selectivity or '--'}", s) for s in args.spec]
     evaluation = load_engine_evaluation()
     searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
-    print(f"{len(boards)} positions")
+    print(f"{len(positions)} positions")
     print("| level (depth, exact, ProbCut %) | mean CPU s | max CPU s | mean wall s | max wall s |")
     print("|---|---|---|---|---|")
     for name, spec in runs:
         plan = level_plan(spec)
         cpu: list[float] = []
         wall: list[float] = []
-        for board in boards:
+        for p, o in positions:
             searcher.clear()
-            p, o = board.side_bitboards()
             c0, w0 = time.process_time(), time.perf_counter()
-            searcher.search(p, o, board.geometry.mask, plan)
+            searcher.search(p, o, int(FULL), plan)
             cpu.append(time.process_time() - c0)
             wall.append(time.perf_counter() - w0)
         print(
