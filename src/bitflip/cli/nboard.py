@@ -16,8 +16,7 @@ def register(sub: Subparsers) -> None:
         "tools) at 'bitflip nboard'. Commands: nboard, set depth, set game, set contempt, "
         "move, hint, go, ping, learn, quit. 'set depth N' plays as engine level N (as Edax "
         "reads it: level 13 searches 13 plies, proves win/loss/draw from 23 empties and solves "
-        "exactly from 20). Problems "
-        "with input go to stderr.",
+        "exactly from 20). Problems with input go to stderr.",
     )
     p.add_argument(
         "--level",
