@@ -34,7 +34,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "arena": _BASE
     | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir", "_watchdog"},
     "envs": _BASE | {"agents"},
-    "web": _BASE | {"formats", "search", "agents", "engine", "protocols", "opening_names"},
+    "web": _BASE | {"formats", "search", "agents", "engine", "opening_names"},
     "cli": {"*"},
     "__main__": {"cli"},
 }

@@ -20,6 +20,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS
@@ -29,7 +30,37 @@ from bitflip.search.driver import Searcher, SearchPlan
 from bitflip.search.levels import DEFAULT_LEVEL, LevelSpec, extended_level, level_spec
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
 
-__all__ = ["DEFAULT_LEVEL", "Engine", "MoveAnalysis", "level_plan", "load_engine_evaluation"]
+__all__ = [
+    "DEFAULT_LEVEL",
+    "Engine",
+    "MoveAnalysis",
+    "SearchEngine",
+    "level_plan",
+    "load_engine_evaluation",
+]
+
+
+class SearchEngine(Protocol):
+    """What a front end needs of an engine: the interface the NBoard server and the web app drive
+    (:class:`Engine` provides it; tests give stand-ins)."""
+
+    contempt: int
+    """Centidiscs a draw is worse than 0 for the engine."""
+
+    def set_position(self, board: Board) -> None: ...
+
+    def go(
+        self, limit: Limit | None = None, on_info: Callable[[SearchInfo], None] | None = None
+    ) -> SearchResult: ...
+
+    def hint(
+        self,
+        n: int = 64,
+        limit: Limit | None = None,
+        on_info: Callable[[SearchInfo], None] | None = None,
+    ) -> list[MoveScore]: ...
+
+    def stop(self) -> None: ...
 
 
 @dataclass(frozen=True)

@@ -42,40 +42,19 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Protocol, TextIO
+from typing import TextIO
 
 from bitflip.agents import PositionalAgent
 from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError, Move
 from bitflip.core.geometry import PASS
+from bitflip.engine import SearchEngine
 from bitflip.search.levels import MAX_EXTENDED_LEVEL, MIN_LEVEL
-from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
+from bitflip.search.limits import Limit, SearchInfo
 
 NAME = "bitflip"
 _SETTINGS = ("depth", "contempt")
 """``set`` options that only affect the next search: read without stopping the running one."""
 PROTOCOL_VERSIONS = ("1", "2")
-
-
-class SearchEngine(Protocol):
-    """What the protocol needs of an engine (:class:`bitflip.engine.Engine` provides it)."""
-
-    contempt: int
-    """Centidiscs a draw is worse than 0 for the engine."""
-
-    def set_position(self, board: Board) -> None: ...
-
-    def go(
-        self, limit: Limit | None = None, on_info: Callable[[SearchInfo], None] | None = None
-    ) -> SearchResult: ...
-
-    def hint(
-        self,
-        n: int = 64,
-        limit: Limit | None = None,
-        on_info: Callable[[SearchInfo], None] | None = None,
-    ) -> list[MoveScore]: ...
-
-    def stop(self) -> None: ...
 
 
 class GameParseError(ValueError):

@@ -2,8 +2,8 @@
 
 Opponents come from the agent registry (``make_agent``); ``engine:level=N`` is driven through an
 engine directly, so that the app can ponder on the person's time and stop a search early ("move
-now"). The engine is reached through :class:`WebEngine`, the typed protocol of the NBoard server
-(:class:`bitflip.protocols.nboard.SearchEngine`) plus pondering;
+now"). The engine is reached through :class:`WebEngine`, the engine interface every front end
+drives (:class:`bitflip.engine.SearchEngine`) plus pondering;
 :class:`bitflip.engine.Engine` provides it, and tests give a stand-in through ``make_engine``.
 Every score leaves this module as discs the board allows (:func:`disc_score`).
 """
@@ -19,8 +19,7 @@ from typing import Any, Protocol
 from bitflip.agents import Agent, AgentSpecError, make_agent, parse_spec
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
-from bitflip.engine import Engine
-from bitflip.protocols.nboard import SearchEngine
+from bitflip.engine import Engine, SearchEngine
 from bitflip.search.book import Book
 from bitflip.search.levels import DEFAULT_LEVEL, LEVELS
 from bitflip.search.limits import Clocks, Limit, MoveScore, SearchInfo
@@ -48,7 +47,7 @@ def disc_score(score: float, exact: bool, size: int) -> float:
 
 
 class WebEngine(SearchEngine, Protocol):
-    """What the web app needs of an engine: the NBoard server's, plus pondering."""
+    """What the web app needs of an engine: the front ends' interface, plus pondering."""
 
     def new_game(self) -> None: ...
 
