@@ -2,8 +2,8 @@
 // long polling GET /api/games/{id}?after=version. Every action is a call to the JSON API.
 
 import { call, clockText } from "./api.js";
-import { drawBoard, squareAt, squareName, formatScore } from "./board.js";
-import { drawGraph, plyAt } from "./graph.js";
+import { drawBoard, squareAt, squareName, formatScore, FLIP_MS, STAGGER_MS } from "./board.js";
+import { drawGraph, graphReadout, plyAt } from "./graph.js";
 import { renderMoves, mainLineNode, siblingNodes } from "./moves.js";
 import { setupDialogs, fillOpponents } from "./dialogs.js";
 
@@ -21,6 +21,8 @@ const st = {
   clockAt: 0,          // when the view's clock was read (ms)
 };
 let messageTimer = null;
+// The longest a move's animation runs: the farthest disc of a line of 7 starts last.
+const ANIMATION_MS = FLIP_MS + 6 * STAGGER_MS + 40;
 
 const gamePath = (suffix = "") => `/api/games/${st.view.id}${suffix}`;
 
@@ -46,16 +48,19 @@ function hintMap() {
 
 function renderBoard() {
   const view = st.view;
-  const anim = st.animate && st.animate.node === view.node ? st.animate.squares : null;
-  st.animate = null; // once: a redraw on hover must not start it again
+  // A redraw while the discs turn (a hover, a poll) carries the animation on where it was.
+  let anim = null;
+  if (st.animate && st.animate.node === view.node) {
+    const elapsed = performance.now() - st.animate.t0;
+    if (elapsed < ANIMATION_MS) anim = { squares: st.animate.squares, elapsed };
+  }
+  if (!anim) st.animate = null;
   drawBoard($("#board"), {
     size: view.size,
     cells: view.cells,
     legal: view.legal,
     lastMove: view.last_move,
     flipped: view.flipped,
-    prevMove: view.prev_move,
-    prevFlipped: view.prev_flipped,
     showLegal: view.human_to_move,
     hover: st.hover,
     hints: hintMap(),
@@ -91,6 +96,25 @@ function turnText(view) {
   return turn;
 }
 
+/**
+ * The result in words, as [score, why]. A finished game counts the empty squares for the
+ * winner, so the score can differ from the discs on the board: then `why` says so ("White wins
+ * 64-0" "(58 discs + 6 empty squares to the winner)"). Resignations and lost flags keep the
+ * server's words.
+ */
+function resultText(view) {
+  const r = view.result;
+  if (!/^(Black wins|White wins|Draw)\b/.test(r.text)) return [r.text, ""];
+  const empties = view.size * view.size - view.black - view.white;
+  if (!r.winner) return [`Draw ${r.black}-${r.white}`, empties ? `(${empties} empty squares shared)` : ""];
+  const who = r.winner === "black" ? "Black" : "White";
+  const [won, lost] = r.winner === "black" ? [r.black, r.white] : [r.white, r.black];
+  const discs = r.winner === "black" ? view.black : view.white;
+  const plural = (k, word) => `${k} ${word}${k === 1 ? "" : "s"}`;
+  const why = empties ? `(${plural(discs, "disc")} + ${plural(empties, "empty square")} to the winner)` : "";
+  return [`${who} wins ${won}-${lost}`, why];
+}
+
 function render() {
   const view = st.view;
   renderBoard();
@@ -101,10 +125,15 @@ function render() {
   $("#turn").textContent = turnText(view);
   $("#turn").classList.toggle("thinking", view.thinking);
   $("#opening").textContent = view.opening ? `Opening: ${view.opening.name}` : "";
-  $("#notice").textContent = view.notice;
+  // A pass announced before the last move is stale once the game is over: the banner says it all.
+  $("#notice").textContent = view.over ? "" : view.notice;
   const banner = $("#result-banner");
   banner.hidden = !view.result;
-  if (view.result) banner.textContent = view.result.text;
+  if (view.result) {
+    const [score, why] = resultText(view);
+    const detail = Object.assign(document.createElement("span"), { className: "why", textContent: why });
+    banner.replaceChildren(score, ...(why ? [" ", detail] : []));
+  }
   $("#btn-undo").disabled = !view.can_undo;
   $("#btn-redo").disabled = !view.can_redo;
   $("#btn-hint").disabled = view.over || !!view.analysing;
@@ -127,6 +156,7 @@ function render() {
   renderMoves($("#moves"), view);
   $("#transcript").value = view.transcript;
   drawGraph($("#graph"), view);
+  $("#graph-readout").textContent = graphReadout(view);
   $("#analysis-status").textContent = view.analysing
     ? `Analysing: ${view.analysing.done} of ${view.analysing.total} moves\u2026`
     : view.analysis.length ? analysisSummary() : "";
@@ -184,7 +214,9 @@ function show(newView) {
   // A move just made (one step along the tree): its disc and the discs it turned animate.
   if (!firstOfGame && newView.node !== old.node && newView.cursor > 0 &&
       newView.nodes[newView.cursor - 1] === old.node && newView.last_move) {
-    st.animate = { node: newView.node, squares: new Set([newView.last_move, ...newView.flipped]) };
+    st.animate = {
+      node: newView.node, squares: new Set([newView.last_move, ...newView.flipped]), t0: performance.now(),
+    };
   }
   // The square just played is no longer "under the pointer" as a candidate.
   if (!firstOfGame && st.hover && newView.cells !== old.cells) st.hover = null;

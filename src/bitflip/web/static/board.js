@@ -30,11 +30,39 @@ export function formatScore(score) {
   return (score > 0 ? "+" : "") + v;
 }
 
+/** The paint servers of the discs (a soft light from the upper left), once per SVG. */
+function defs() {
+  const d = el("defs");
+  const grad = (id, stops) => {
+    const g = el("radialGradient", { id, cx: "38%", cy: "34%", r: "68%", fx: "32%", fy: "28%" });
+    for (const [offset, color] of stops) g.append(el("stop", { offset, "stop-color": color }));
+    d.append(g);
+  };
+  grad("disc-black", [["0%", "#6b6b6b"], ["28%", "#2c2c2c"], ["70%", "#111"], ["100%", "#000"]]);
+  grad("disc-white", [["0%", "#ffffff"], ["45%", "#f3f3ee"], ["85%", "#d4d4cc"], ["100%", "#b5b5ad"]]);
+  const felt = el("radialGradient", { id: "felt", cx: "50%", cy: "45%", r: "75%" });
+  felt.append(el("stop", { offset: "0%", "stop-color": "#2f9160" }));
+  felt.append(el("stop", { offset: "100%", "stop-color": "#21744a" }));
+  d.append(felt);
+  return d;
+}
+
+/** Chebyshev distance between two squares: the order in which a move's discs turn. */
+function distance(a, b) {
+  return Math.max(Math.abs((a % 8) - (b % 8)), Math.abs(Math.floor(a / 8) - Math.floor(b / 8)));
+}
+
+export const FLIP_MS = 360;   // one disc's turn
+export const STAGGER_MS = 45; // the next disc along a line starts this much later
+
 /**
  * Draw a board into `svg`.
- * model: {size, cells, legal: [names], lastMove, flipped: [names], prevMove, prevFlipped,
- *         showLegal, hover, hints: Map(name -> {score, exact, best}), flash: bool,
- *         rotate: bool (seen from white's side), animate: Set(names) of discs that just turned}
+ * model: {size, cells, legal: [names], lastMove, flipped: [names], showLegal, hover,
+ *         hints: Map(name -> {score, exact, best}), flash: bool,
+ *         rotate: bool (seen from white's side),
+ *         animate: {squares: Set(names) of discs that just turned or appeared, elapsed: ms}}
+ * The last move has one mark (a red dot on its disc); the discs it turned are shown by their
+ * animation alone, so the board stays calm.
  */
 export function drawBoard(svg, model) {
   const n = model.size;
@@ -48,18 +76,20 @@ export function drawBoard(svg, model) {
   };
   svg.setAttribute("viewBox", `0 0 ${side} ${side}`);
   svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-  svg.replaceChildren();
-  svg.append(el("rect", { x: 0, y: 0, width: side, height: side, rx: 14, class: "frame" }));
+  svg.replaceChildren(defs());
+  svg.append(el("rect", { x: 0, y: 0, width: side, height: side, rx: 16, class: "frame" }));
+  svg.append(el("rect", { x: MARGIN - 3, y: MARGIN - 3, width: n * CELL + 6, height: n * CELL + 6, rx: 3, class: "felt-edge" }));
   svg.append(el("rect", { x: MARGIN, y: MARGIN, width: n * CELL, height: n * CELL, class: "felt" }));
   const legal = new Set(model.legal || []);
-  const flipped = new Set(model.flipped || []);
-  const prevFlipped = new Set(model.prevFlipped || []);
-  const animate = model.animate || new Set();
+  const anim = model.animate || null;
+  const animated = anim ? anim.squares : new Set();
+  const lastSq = model.lastMove ? parseSquare(model.lastMove) : null;
   const cells = squaresOf(n);
   cells.forEach((sq, i) => {
     const [r, c] = at(Math.floor(sq / 8), sq % 8);
     const name = squareName(sq);
     let cls = "cell";
+    if (name === model.lastMove) cls += " last";
     // An occupied square is simply taken: only empty squares say "not legal".
     if (model.hover === name) {
       if (legal.has(name)) cls += " hover-legal";
@@ -91,28 +121,30 @@ export function drawBoard(svg, model) {
     const [cx, cy] = center(sq);
     const ch = model.cells[i];
     if (ch === "X" || ch === "O") {
-      let cls = "disc " + (ch === "X" ? "black" : "white");
-      if (animate.has(name)) cls += name === model.lastMove ? " place-anim" : " flip-anim";
-      svg.append(el("circle", { cx, cy, r: 42, class: cls, "data-sq": name, "data-color": ch }));
+      const color = ch === "X" ? "black" : "white";
+      svg.append(el("circle", { cx: cx + 2.5, cy: cy + 4, r: 42, class: "disc-shadow" }));
+      const disc = el("circle", { cx, cy, r: 42, class: `disc ${color}`, "data-sq": name, "data-color": ch });
+      if (animated.has(name)) {
+        const placed = name === model.lastMove;
+        disc.classList.add(placed ? "place-anim" : `flip-to-${color}`);
+        // Discs nearer the new one turn first; a redraw mid-way carries on where it was.
+        const wait = placed || lastSq === null ? 0 : (distance(sq, lastSq) - 1) * STAGGER_MS;
+        disc.style.animationDelay = `${wait - (anim.elapsed || 0)}ms`;
+      }
+      svg.append(disc);
       if (name === model.lastMove) {
-        svg.append(el("circle", { cx, cy, r: 11, class: "last-move", "data-sq": name }));
-      } else if (flipped.has(name)) {
-        svg.append(el("circle", { cx, cy, r: 7, class: "flipped", "data-sq": name }));
-      } else if (name === model.prevMove) {
-        svg.append(el("circle", { cx, cy, r: 10, class: "prev-move", "data-sq": name }));
-      } else if (prevFlipped.has(name)) {
-        svg.append(el("circle", { cx, cy, r: 5, class: "prev-flipped", "data-sq": name }));
+        svg.append(el("circle", { cx, cy, r: 9, class: "last-move", "data-sq": name }));
       }
     } else if (legal.has(name)) {
       const hint = model.hints && model.hints.get(name);
       if (hint) {
         svg.append(el("text", {
-          x: cx, y: cy + 13,
+          x: cx, y: cy + 11,
           class: "hint" + (hint.exact ? " exact" : "") + (hint.best ? " best" : ""),
           "data-sq": name,
         }, formatScore(hint.score)));
       } else if (model.showLegal) {
-        svg.append(el("circle", { cx, cy, r: 9, class: "legal-dot", "data-sq": name }));
+        svg.append(el("circle", { cx, cy, r: 8, class: "legal-dot", "data-sq": name }));
       }
       if (model.flash) {
         svg.append(el("circle", { cx, cy, r: 30, class: "flash", "data-sq": name }));

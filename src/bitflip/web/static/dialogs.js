@@ -92,6 +92,11 @@ export function setupDialogs(ctx) {
     }
   };
 
+  // The x in each dialog's title bar: the same as Cancel (or Esc).
+  for (const b of document.querySelectorAll("dialog .dialog-head .close")) {
+    b.onclick = () => b.closest("dialog").close("cancel");
+  }
+
   setupLibrary(ctx);
   setupEditor(ctx);
 }
@@ -128,7 +133,11 @@ function libraryRow(ctx, g, refresh) {
   });
   const first = document.createElement("td");
   first.append(link);
-  const result = g.result ? (g.result === "draw" ? "draw" : `${g.result} won`) + (g.score ? ` ${g.score}` : "") : "";
+  // The score as the winner's count first ("white won 64-0"), as the result banner says it.
+  let score = g.score;
+  const m = /^(\d+)-(\d+)$/.exec(score);
+  if (m && g.result === "white") score = `${m[2]}-${m[1]}`;
+  const result = g.result ? (g.result === "draw" ? "draw" : `${g.result} won`) + (score ? ` ${score}` : "") : "";
   const actions = document.createElement("td");
   actions.className = "actions";
   const rename = textEl("button", "Rename", "rename");

@@ -4,16 +4,31 @@ import { formatScore } from "./board.js";
 
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
-function button(text, className, data) {
+function button(className, data) {
   const b = document.createElement("button");
-  b.textContent = text;
+  b.type = "button";
   if (className) b.className = className;
   for (const [k, v] of Object.entries(data)) b.dataset[k] = String(v);
   return b;
 }
 
+function span(text, className) {
+  const s = document.createElement("span");
+  s.textContent = text;
+  if (className) s.className = className;
+  return s;
+}
+
+/**
+ * The line as a table of turns, black's move and white's side by side as NBoard and Egaroucid
+ * show it. Moves are numbered 1, 2, 3 ... as discs are played; a pass keeps its cell (it is a
+ * position one can jump to) but takes no number. Each cell shows the score after the move when
+ * one is known (discs, black's view), and the tree's other moves at a ply follow the row that
+ * holds it.
+ */
 export function renderMoves(list, view) {
   const analysis = new Map(view.analysis.map((a) => [a.ply, a]));
+  const evals = new Map(view.evals.map((e) => [e.ply, e]));
   // A book move's position carries the book's score: the move played from it is the book's.
   const book = new Set(view.evals.filter((e) => e.source === "book").map((e) => e.ply));
   const branches = new Map();
@@ -22,16 +37,49 @@ export function renderMoves(list, view) {
     branches.get(b.ply).push(b);
   }
   const items = [];
-  const start = document.createElement("li");
-  start.append(button("start", view.cursor === 0 ? "current" : "", { ply: 0 }));
-  items.push(start);
+  const head = document.createElement("div");
+  head.className = "moves-head";
+  const start = button("start" + (view.cursor === 0 ? " current" : ""), { ply: 0 });
+  start.textContent = "start";
+  start.title = "the starting position";
+  head.append(start, span("Black", "col"), span("White", "col"));
+  items.push(head);
+
   let color = view.start.trim().endsWith("O") ? "white" : "black";
+  let number = 0;
+  let row = null;
+  let rowBranches = [];
+  const endRow = () => {
+    if (!row) return;
+    items.push(row);
+    for (const alts of rowBranches) items.push(branchRow(alts));
+    row = null;
+    rowBranches = [];
+  };
   view.moves.forEach((m, i) => {
     const ply = i + 1;
-    const li = document.createElement("li");
+    if (color === "black" || !row) {
+      endRow();
+      row = document.createElement("div");
+      row.className = "move-row";
+      if (color === "white") row.append(span("", "move-cell empty")); // white moves first here
+    }
+    const pass = m === "pa";
+    const cls = "move-cell " + color + (pass ? " pass" : "") +
+      (ply === view.cursor ? " current" : "") + (ply > view.cursor ? " future" : "");
+    const b = button(cls, { ply });
     const a = analysis.get(i);
-    const cls = color + (ply === view.cursor ? " current" : "") + (ply > view.cursor ? " future" : "");
-    const b = button(`${ply}. ${m}` + (a && a.mistake ? MARKS[a.mistake] : ""), cls, { ply });
+    if (pass) {
+      b.append(span("", "num"), span("pass", "sq"));
+      b.title = `${color} passes`;
+    } else {
+      number += 1;
+      b.append(span(String(number), "num"), span(m + (a && a.mistake ? MARKS[a.mistake] : ""), "sq"));
+    }
+    const e = evals.get(ply);
+    const score = span(e ? formatScore(Math.round(e.score)) : "", "score" + (e && e.exact ? " exact" : ""));
+    if (e) score.title = `after this move: ${formatScore(e.score)} for black${e.exact ? " (exact)" : ""}`;
+    b.append(score);
     if (a) {
       b.title = `played ${formatScore(a.score)}, best ${a.best_move} ${formatScore(a.best_score)}` +
         (a.mistake ? ` \u2014 ${a.mistake}` : "") + (a.comparable ? "" : " (scores of different kinds: not marked)");
@@ -41,24 +89,12 @@ export function renderMoves(list, view) {
       b.classList.add("book");
       b.title = b.title ? `${b.title} (book move)` : "from the opening book";
     }
-    li.append(b);
+    row.append(b);
     const alts = branches.get(ply);
-    if (alts) {
-      const span = document.createElement("span");
-      span.className = "branches";
-      span.append("(");
-      alts.forEach((alt, k) => {
-        if (k) span.append(" ");
-        const ab = button(alt.move, "branch" + (alt.main ? " main" : ""), { node: alt.node });
-        ab.title = alt.main ? `main line: ${ply}. ${alt.move}` : `variation: ${ply}. ${alt.move}`;
-        span.append(ab);
-      });
-      span.append(")");
-      li.append(span);
-    }
-    items.push(li);
+    if (alts) rowBranches.push({ ply, number: pass ? null : number, alts });
     color = color === "black" ? "white" : "black";
   });
+  endRow();
   list.replaceChildren(...items);
   const cur = list.querySelector(".current");
   if (cur) {
@@ -68,6 +104,20 @@ export function renderMoves(list, view) {
       list.scrollTop = Math.max(0, bottom - list.clientHeight);
     }
   }
+}
+
+/** The other moves of the tree at one ply, under the row of the move they replace. */
+function branchRow({ ply, number, alts }) {
+  const div = document.createElement("div");
+  div.className = "branches";
+  div.append(span(number === null ? "instead of the pass:" : `instead of ${number}:`, "subtle"));
+  for (const alt of alts) {
+    const ab = button("branch" + (alt.main ? " main" : ""), { node: alt.node });
+    ab.textContent = alt.move;
+    ab.title = alt.main ? `main line: ${alt.move} at ply ${ply}` : `variation: ${alt.move} at ply ${ply}`;
+    div.append(" ", ab);
+  }
+  return div;
 }
 
 /** The node of the main line where the line shown leaves it, or null on the main line. */
