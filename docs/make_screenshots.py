@@ -34,6 +34,8 @@ ARGS = [
 ]
 # Greedy (black) against minimax:depth=3 (white) for 40 moves: mistakes for the analysis.
 LINE = "e6f4d3e7g4c5e8f5d6h3b5f3h4h5g6f6g5h6g3e3f2c4c3h2g2h7g7h1g1b4a4c7e2a3c6a5b6a6f7h8"
+# Random play: black passes at move 23, white's h6 then wipes black out, 37 squares empty.
+WIPEOUT = "d3c3c4c5b3d2b4a3c2c1d1f4b2a1b1e2f3f1e3e1g5g3pah6"
 
 
 def post(base: str, path: str, body: dict[str, object], method: str = "POST") -> dict[str, object]:
@@ -71,8 +73,8 @@ def main() -> None:
         ctx = browser.new_context(viewport={"width": 1280, "height": 820}, bypass_csp=True)
         page = ctx.new_page()
 
-        # 1. A game in progress against the default opponent with a clock: the last two moves
-        # and their flips marked, the opening named, the level picker.
+        # 1. A game in progress against the default opponent with a clock: the last move
+        # marked, the move list in columns, the opening named, the level picker.
         game = post(
             base, "/api/games", {"human": "black", "moves": LINE[:16], "minutes": 5, "increment": 2}
         )
@@ -143,7 +145,13 @@ def main() -> None:
         page.fill("#form-load textarea", "f5d6c3d3c4f4f6f3e6e7")
         page.screenshot(path=DOCS / "web-load.png")
         page.keyboard.press("Escape")
-        # 7. Watch mode to the end of a game: the result above the board.
+        # 7. A game that ends early: a pass in the move list (no number), and the banner counts
+        # the empty squares for the winner.
+        game = post(base, "/api/games", {"human": "both", "moves": WIPEOUT})
+        open_game(page, base, game)
+        page.screenshot(path=DOCS / "web-game-over.png")
+
+        # 8. Watch mode to the end of a game: the result above the board.
         game = post(base, "/api/games", {"human": "none", "opponent": "greedy", "size": 6})
         post(base, f"/api/games/{game['id']}", {"delay": 0.1}, method="PATCH")
         open_game(page, base, game)
