@@ -29,9 +29,25 @@ function plyName(view, ply) {
   return `${moveNumbers(view)[ply - 1]}. ${m}`;
 }
 
+/**
+ * The score of every position of the line that has one, by ply (discs, black's view): the
+ * server's evaluations, and where a position has none, the analysis's score of the move that
+ * led to it (from the mover's view), so an analysed game has a score after every move.
+ */
+export function scoresByPly(view) {
+  const out = new Map();
+  const whiteFirst = view.start.trim().endsWith("O");
+  for (const a of view.analysis) {
+    const moverIsBlack = (a.ply % 2 === 0) !== whiteFirst; // passes are plies: colours alternate
+    out.set(a.ply + 1, { ply: a.ply + 1, score: moverIsBlack ? a.score : -a.score, exact: a.exact, source: "analysis" });
+  }
+  for (const e of view.evals) out.set(e.ply, e);
+  return new Map([...out.entries()].filter(([ply]) => ply <= view.moves.length).sort((a, b) => a[0] - b[0]));
+}
+
 /** One line over the graph: the score of the position shown. */
 export function graphReadout(view) {
-  const e = view.evals.find((p) => p.ply === view.cursor);
+  const e = scoresByPly(view).get(view.cursor);
   const where = view.cursor === 0 ? "At the start" : `After ${plyName(view, view.cursor)}`;
   if (!e) return `${where}: no score yet`;
   const who = e.score > 0 ? "black ahead" : e.score < 0 ? "white ahead" : "even";
@@ -43,7 +59,8 @@ export function drawGraph(svg, view) {
   svg.replaceChildren();
   const plies = Math.max(view.moves.length, 1);
   // The scale follows the largest score shown: 16, 24, ... up to 64 discs.
-  const largest = Math.max(0, ...view.evals.map((e) => Math.abs(e.score)));
+  const points = [...scoresByPly(view).values()];
+  const largest = Math.max(0, ...points.map((e) => Math.abs(e.score)));
   const LIMIT = Math.min(64, Math.max(16, Math.ceil(largest / 8) * 8));
   const mid = (Y0 + Y1) / 2;
   const x = (ply) => X0 + (ply / plies) * (X1 - X0);
@@ -68,7 +85,6 @@ export function drawGraph(svg, view) {
     svg.append(el("text", { x: x(i + 1), y: Y1 + 12, class: "graph-label graph-move" }, String(n)));
   });
   svg.append(el("line", { x1: x(view.cursor), y1: Y0, x2: x(view.cursor), y2: H, class: "graph-cursor" }));
-  const points = view.evals.filter((e) => e.ply <= view.moves.length);
   if (points.length) {
     const d = points.map((e, i) => `${i ? "L" : "M"}${x(e.ply).toFixed(1)},${y(e.score).toFixed(1)}`);
     const first = points[0], last = points[points.length - 1];

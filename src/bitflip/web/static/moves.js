@@ -1,6 +1,7 @@
 // The move list: the line shown, with the tree's other moves as branches where they leave it.
 
 import { formatScore } from "./board.js";
+import { scoresByPly } from "./graph.js";
 
 const MARKS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
 
@@ -28,7 +29,7 @@ function span(text, className) {
  */
 export function renderMoves(list, view) {
   const analysis = new Map(view.analysis.map((a) => [a.ply, a]));
-  const evals = new Map(view.evals.map((e) => [e.ply, e]));
+  const evals = scoresByPly(view);
   // A book move's position carries the book's score: the move played from it is the book's.
   const book = new Set(view.evals.filter((e) => e.source === "book").map((e) => e.ply));
   const branches = new Map();
