@@ -14,8 +14,8 @@ from bitflip.engine import Engine
 from bitflip.eval.evaluator import EVAL_SCALE, load_evaluation
 from bitflip.search.control import new_control
 from bitflip.search.driver import Searcher, SearchPlan, _percent, _predict, _RootSearch, disc_widen
-from bitflip.search.endgame import busy_table
 from bitflip.search.limits import Limit, SearchInfo
+from bitflip.search.state import busy_table
 
 
 @pytest.fixture(scope="module")

@@ -27,7 +27,7 @@ from bitflip.search.control import (
     new_control,
 )
 from bitflip.search.driver import RootScore, Searcher, SearchPlan
-from bitflip.search.endgame import SolverBuffers, busy_table, solve_kernel
+from bitflip.search.endgame import solve_kernel
 from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
 
 from ._exact import assert_fail_soft, brute_force, random_discs
@@ -71,11 +71,10 @@ def _kernel(
     ctl = new_control()
     ctl[EG_RANK] = rank
     ctl[EG_TT_EMPTIES] = table_from
-    eg = SolverBuffers.allocate().state(tt.keys, tt.data, busy_table(1))
+    mpc = np.zeros((1, 4))
+    state = SearchContext(ev.kind, ev.weights, tt=tt, eg_tt=tt, mpc=mpc, ctl=ctl).state
     alpha, beta = window
-    v = solve_kernel(
-        np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), eg, ctl, ev.kind, ev.weights
-    )
+    v = solve_kernel(np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), state)
     return int(v)
 
 

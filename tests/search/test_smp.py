@@ -12,11 +12,12 @@ from bitflip import Board
 from bitflip.core.hashing import position_hash
 from bitflip.engine import Engine
 from bitflip.eval.evaluator import load_evaluation
-from bitflip.search.alphabeta import child
+from bitflip.search.alphabeta import SearchContext, child
 from bitflip.search.control import NODES, new_control
 from bitflip.search.driver import _RootSearch
-from bitflip.search.endgame import DEFER_EMPTIES, SolverBuffers, busy_table, solve_kernel
+from bitflip.search.endgame import DEFER_EMPTIES, solve_kernel
 from bitflip.search.limits import Limit
+from bitflip.search.state import busy_table
 from bitflip.search.tt import TranspositionTable
 
 from .test_endgame import read_ffo
@@ -94,10 +95,9 @@ def test_children_another_thread_searches_are_deferred_not_lost(shared_data: Pat
     def solve(busy: np.ndarray) -> tuple[int, int]:
         tt = TranspositionTable.allocate(8)
         ctl = new_control()
-        eg = SolverBuffers.allocate().state(tt.keys, tt.data, busy)
-        v = solve_kernel(
-            np.uint64(p), np.uint64(o), -65, 65, np.uint64(mask), eg, ctl, ev.kind, ev.weights
-        )
+        mpc = np.zeros((1, 4))
+        ctx = SearchContext(ev.kind, ev.weights, tt=tt, eg_tt=tt, mpc=mpc, ctl=ctl, busy=busy)
+        v = solve_kernel(np.uint64(p), np.uint64(o), -65, 65, np.uint64(mask), ctx.state)
         return int(v), int(ctl[NODES])
 
     alone, nodes_alone = solve(busy_table(1))

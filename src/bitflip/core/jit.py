@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
 from numba import njit
+from numba.core.typing.templates import Signature
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -22,7 +23,7 @@ KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 """``_nrt`` is numba's switch for its runtime (reference counting, array creation)."""
 
 
-def kernel(signature: str | None = None) -> Callable[[F], F]:
+def kernel(signature: str | Signature | None = None) -> Callable[[F], F]:
     """``numba.njit`` for a search kernel: cached, releasing the GIL, no reference counting.
 
     Give ``signature`` for recursive kernels (numba caches those reliably only with one).

@@ -14,9 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import types
 
 from bitflip.core.bitboard import (
     U1,
+    apply_flips,
     final_margin,
     flips,
     legal_moves,
@@ -30,6 +32,7 @@ from bitflip.eval.evaluator import EVAL_SCALE, KIND_PATTERNS, evaluate_indexed
 from bitflip.eval.pattern_indices import ROW, pass_indices, play_indices, set_indices
 from bitflip.search.control import (
     CONTEMPT,
+    DISC_BOUND,
     DISC_INF,
     GENERATION,
     INF,
@@ -38,14 +41,9 @@ from bitflip.search.control import (
     NODES,
     STOP,
 )
-from bitflip.search.endgame import (
-    EG_TYPE,
-    EgState,
-    SolverBuffers,
-    busy_table,
-    solve_kernel,
-)
+from bitflip.search.endgame import solve_kernel
 from bitflip.search.ordering import CORNERS, pick_next
+from bitflip.search.state import KERNEL_STATE, KernelState, busy_table, claim, is_claimed, release
 from bitflip.search.tt import (
     EXACT,
     LOWER,
@@ -73,18 +71,10 @@ def _sort_depth(depth: int) -> int:
     return min((depth - SORT_SEARCH_DEPTH) // 2, 3)
 
 
-MidState = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""The midgame search's state as Python sees it (see :data:`MID_TYPE`)."""
-MID_TYPE = (
-    "Tuple((uint64[:], int64[:], int64[:, ::1], int64[:, ::1], uint16[:, ::1], float64[:, ::1]))"
-)
-"""The midgame search's state, ``mid = (keys, data, moves, scores, rows, mpc)``: its
-transposition table's keys and data, each ply's move list and ordering scores, each ply's
-pattern indices, and the Multi-ProbCut table."""
-PVS_SIG = (
-    "int64(uint64, uint64, uint64, int64, int64, int64, int64, int64, float64[::1],"
-    f" {MID_TYPE}, {EG_TYPE}, int64[::1])"
-)
+PVS_SIG = types.int64(
+    types.uint64, types.uint64, types.uint64, types.int64, types.int64, types.int64, types.int64,
+    KERNEL_STATE,
+)  # fmt: skip
 """One explicit signature: numba's cache of a recursive function is reliable only with one."""
 
 
@@ -97,17 +87,14 @@ def pvs_kernel(
     alpha: int,
     beta: int,
     ply: int,
-    kind: int,
-    weights: np.ndarray,
-    mid: MidState,
-    eg: EgState,
-    ctl: np.ndarray,
+    s: KernelState,
 ) -> int:
     """Fail-soft PVS value of (p, o) searched ``depth`` plies, in eval units.
 
-    The children are made with ``flips`` (not ``play``): their flips also update the
-    pattern indices in ``rows``.
+    The children are made from ``flips`` (not ``play``): their flips also update the pattern
+    indices in ``s.rows``.
     """
+    ctl = s.ctl
     ctl[NODES] += 1
     if ctl[NODES] >= ctl[MAX_NODES]:
         ctl[STOP] = 1
@@ -120,28 +107,29 @@ def pvs_kernel(
         lo = -((-alpha) // EVAL_SCALE) - 1 if alpha > -INF else -DISC_INF
         hi = beta // EVAL_SCALE + 1 if beta < INF else DISC_INF
         ctl[NODES] -= 1
-        v = solve_kernel(p, o, max(lo, -65), min(hi, 65), mask, eg, ctl, kind, weights)
+        v = solve_kernel(p, o, max(lo, -DISC_BOUND), min(hi, DISC_BOUND), mask, s)
         return int(v * EVAL_SCALE)
-    keys, data, buf_moves, buf_scores, rows, mpc = mid
+    kind = s.kind
+    rows = s.rows
     moves = legal_moves(p, o, mask)
     if moves == 0:
         if legal_moves(o, p, mask) == 0:
-            s = final_margin(p, o, mask)
-            if s == 0:
+            margin = final_margin(p, o, mask)
+            if margin == 0:
                 return int(-ctl[CONTEMPT] if ply % 2 == 0 else ctl[CONTEMPT])
-            return int(s * EVAL_SCALE)
+            return int(margin * EVAL_SCALE)
         if kind == KIND_PATTERNS:
             pass_indices(rows, ply)
-        return -pvs_kernel(o, p, mask, depth, -beta, -alpha, ply + 1, kind, weights, mid, eg, ctl)
+        return -pvs_kernel(o, p, mask, depth, -beta, -alpha, ply + 1, s)
     if depth <= 0:
-        return int(evaluate_indexed(p, o, mask, kind, weights, rows, ply, moves))
+        return int(evaluate_indexed(p, o, mask, kind, s.weights, rows, ply, moves))
 
     # The parents of leaves skip the table: their search costs less than its memory traffic.
     key = np.uint64(0)
     found, tscore, tdepth, tbound, hash_move = False, 0, 0, 0, NO_MOVE
     if depth >= 2:
         key = position_hash(p, o)
-        found, tscore, tdepth, tbound, hash_move = tt_probe(keys, data, key)
+        found, tscore, tdepth, tbound, hash_move = tt_probe(s.tt_keys, s.tt_data, key)
     if found and tdepth >= depth:
         if tbound == EXACT:
             return tscore
@@ -153,19 +141,20 @@ def pvs_kernel(
     # Multi-ProbCut: a shallow search predicts the deep one; cut when it is confidently out
     # of the window.
     t = ctl[MPC_T]
+    mpc = s.mpc
     if t > 0 and depth < mpc.shape[0] and mpc[depth, 0] > 0 and beta < INF and alpha > -INF:
         sd = int(mpc[depth, 0])
         a_ = mpc[depth, 1]
         b_ = mpc[depth, 2]
         margin = t * mpc[depth, 3] / 100.0
         hi = int(np.ceil((beta + margin - b_) / a_))
-        v = pvs_kernel(p, o, mask, sd, hi - 1, hi, ply, kind, weights, mid, eg, ctl)
+        v = pvs_kernel(p, o, mask, sd, hi - 1, hi, ply, s)
         if ctl[STOP] != 0:
             return 0
         if v >= hi:
             return beta
         lo = int(np.floor((alpha - margin - b_) / a_))
-        v = pvs_kernel(p, o, mask, sd, lo, lo + 1, ply, kind, weights, mid, eg, ctl)
+        v = pvs_kernel(p, o, mask, sd, lo, lo + 1, ply, s)
         if ctl[STOP] != 0:
             return 0
         if v <= lo:
@@ -182,17 +171,15 @@ def pvs_kernel(
         f = flips(p, o, hash_move)
         if kind == KIND_PATTERNS:
             play_indices(rows, ply, hash_move, f)
-        best = -pvs_kernel(
-            o ^ f, p | f | (U1 << np.uint64(hash_move)), mask, depth - 1, -beta, -a, ply + 1,
-            kind, weights, mid, eg, ctl,
-        )  # fmt: skip
+        np_, no = apply_flips(p, o, hash_move, f)
+        best = -pvs_kernel(np_, no, mask, depth - 1, -beta, -a, ply + 1, s)
         if ctl[STOP] != 0:
             return 0
         best_move = hash_move
         a = max(a, best)
         if a >= beta:
-            tt_store(keys, data, key, best, depth, bound_of(best, alpha, beta), best_move,
-                     ctl[GENERATION])  # fmt: skip
+            tt_store(s.tt_keys, s.tt_data, key, best, depth, bound_of(best, alpha, beta),
+                     best_move, ctl[GENERATION])  # fmt: skip
             return best
 
     if depth == 1:
@@ -203,18 +190,15 @@ def pvs_kernel(
             sq = int(lowest_square(m))
             m &= m - U1
             f = flips(p, o, sq)
-            np_ = o ^ f
-            no = p | f | (U1 << np.uint64(sq))
+            np_, no = apply_flips(p, o, sq, f)
             if kind == KIND_PATTERNS:
                 play_indices(rows, ply, sq, f)
             replies = legal_moves(np_, no, mask)
             if replies != 0:
                 ctl[NODES] += 1
-                v = -int(evaluate_indexed(np_, no, mask, kind, weights, rows, ply + 1, replies))
+                v = -int(evaluate_indexed(np_, no, mask, kind, s.weights, rows, ply + 1, replies))
             else:
-                v = -pvs_kernel(
-                    np_, no, mask, depth - 1, -beta, -a, ply + 1, kind, weights, mid, eg, ctl
-                )
+                v = -pvs_kernel(np_, no, mask, depth - 1, -beta, -a, ply + 1, s)
             if v > best:
                 best = v
                 best_move = sq
@@ -227,76 +211,76 @@ def pvs_kernel(
         return best
 
     # Order the other moves.
-    mv = buf_moves[ply]
-    sc = buf_scores[ply]
+    mv = s.moves[ply]
+    sc = s.scores[ply]
     count = 0
     sd = _sort_depth(depth)
-    # A runtime (not literal) infinity: a literal argument would make numba compile, and
-    # cache, a second specialisation of this recursive kernel, which then fails to load.
-    inf = ctl[NODES] * 0 + INF
+    # Typed int64, not a literal: a literal argument would make numba compile, and cache, a
+    # second specialisation of this recursive kernel, which then fails to load.
+    inf = int(np.int64(INF))
     while m:
         sq = int(lowest_square(m))
         m &= m - U1
-        b = U1 << np.uint64(sq)
         f = flips(p, o, sq)
-        np_ = o ^ f
-        no = p | f | b
+        np_, no = apply_flips(p, o, sq, f)
         if depth >= SORT_SEARCH_DEPTH:
             if kind == KIND_PATTERNS:
                 play_indices(rows, ply, sq, f)
-            s = -pvs_kernel(np_, no, mask, sd, -inf, inf, ply + 1, kind, weights, mid, eg, ctl)
+            score = -pvs_kernel(np_, no, mask, sd, -inf, inf, ply + 1, s)
         else:
             # Fewest replies first; from depth 2 also the static score (at depth 1 the
             # children are evaluated anyway, so evaluating them twice would not pay).
             replies = legal_moves(np_, no, mask)
-            s = -64 * int(popcount(replies) + popcount(replies & CORNERS))
-            if b & CORNERS:
-                s += 64
+            score = -64 * int(popcount(replies) + popcount(replies & CORNERS))
+            if (U1 << np.uint64(sq)) & CORNERS:
+                score += 64
             if depth >= 2:
                 if kind == KIND_PATTERNS:
                     play_indices(rows, ply, sq, f)
-                s -= int(evaluate_indexed(np_, no, mask, kind, weights, rows, ply + 1, replies))
+                score -= int(
+                    evaluate_indexed(np_, no, mask, kind, s.weights, rows, ply + 1, replies)
+                )
         mv[count] = sq
-        sc[count] = s
+        sc[count] = score
         count += 1
     if ctl[STOP] != 0:
         return 0
 
     searched = 0 if best_move == NO_MOVE else 1
-    busy = eg[4]
+    busy = s.busy
     shared = busy.shape[0] > 1 and depth >= DEFER_DEPTH
     sorted_count = count  # moves after this index were deferred: already ordered
     i = 0
     while i < count:
         sq = pick_next(mv, sc, i, sorted_count) if i < sorted_count else int(mv[i])
         f = flips(p, o, sq)
-        np_ = o ^ f
-        no = p | f | (U1 << np.uint64(sq))
+        np_, no = apply_flips(p, o, sq, f)
         # PVS: the first move gets the full window, the others a null window first and a
         # re-search only when they land inside (alpha, beta).
         first = i + searched == 0
-        slot = np.int64(0)
         child_key = np.uint64(0)
         if shared:
             # Another thread searching this child: come back to it last (as the solver does).
             child_key = position_hash(np_, no)
-            slot = np.int64(child_key & np.uint64(busy.shape[0] - 1))
-            if not first and i < sorted_count and busy[slot] == child_key and count < mv.shape[0]:
+            if (
+                not first
+                and i < sorted_count
+                and is_claimed(busy, child_key)
+                and count < mv.shape[0]
+            ):
                 mv[count] = sq
                 count += 1
                 i += 1
                 continue
-            busy[slot] = child_key
+            claim(busy, child_key)
         if kind == KIND_PATTERNS:
             play_indices(rows, ply, sq, f)
         lo = -beta if first else -a - 1
-        v = -pvs_kernel(np_, no, mask, depth - 1, lo, -a, ply + 1, kind, weights, mid, eg, ctl)
+        v = -pvs_kernel(np_, no, mask, depth - 1, lo, -a, ply + 1, s)
         if not first and a < v < beta:
-            v = -pvs_kernel(
-                np_, no, mask, depth - 1, -beta, -a, ply + 1, kind, weights, mid, eg, ctl
-            )
-        if shared and busy[slot] == child_key:
-            busy[slot] = np.uint64(0)
+            v = -pvs_kernel(np_, no, mask, depth - 1, -beta, -a, ply + 1, s)
+        if shared:
+            release(busy, child_key)
         i += 1
         if ctl[STOP] != 0:
             return 0
@@ -307,13 +291,15 @@ def pvs_kernel(
                 a = v
                 if a >= beta:
                     break
-    tt_store(keys, data, key, best, depth, bound_of(best, alpha, beta), best_move, ctl[GENERATION])
+    tt_store(s.tt_keys, s.tt_data, key, best, depth, bound_of(best, alpha, beta), best_move,
+             ctl[GENERATION])  # fmt: skip
     return best
 
 
 @dataclass
 class SearchContext:
-    """Everything a kernel call needs besides the position: tables, buffers, evaluation."""
+    """One searching thread's tables and buffers, and the :class:`KernelState` built once over
+    them that every kernel call receives."""
 
     kind: int
     weights: np.ndarray
@@ -321,13 +307,27 @@ class SearchContext:
     eg_tt: TranspositionTable
     mpc: np.ndarray
     ctl: np.ndarray
-    moves: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY, 64), dtype=np.int64))
-    scores: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY, 64), dtype=np.int64))
-    rows: np.ndarray = field(default_factory=lambda: np.zeros((MAX_PLY + 1, ROW), dtype=np.uint16))
-    """Pattern indices of each ply's position (see :mod:`bitflip.eval.pattern_indices`)."""
-    eg_buffers: SolverBuffers = field(default_factory=SolverBuffers.allocate)
     busy: np.ndarray = field(default_factory=lambda: busy_table(1))
-    """The solver's table of positions being searched, shared by all threads of a search."""
+    """The table of positions being searched, shared by all threads of a search."""
+    state: KernelState = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.state = KernelState(
+            kind=self.kind,
+            weights=self.weights,
+            ctl=self.ctl,
+            tt_keys=self.tt.keys,
+            tt_data=self.tt.data,
+            moves=np.zeros((MAX_PLY, 64), dtype=np.int64),
+            scores=np.zeros((MAX_PLY, 64), dtype=np.int64),
+            rows=np.zeros((MAX_PLY + 1, ROW), dtype=np.uint16),
+            mpc=self.mpc,
+            eg_keys=self.eg_tt.keys,
+            eg_data=self.eg_tt.data,
+            eg_moves=np.zeros((65, 64), dtype=np.int64),
+            eg_scores=np.zeros((65, 64), dtype=np.int64),
+            busy=self.busy,
+        )
 
     def midgame(
         self, p: int, o: int, mask: int, depth: int, alpha: int, beta: int, ply: int = 0
@@ -338,23 +338,14 @@ class SearchContext:
         tells the contempt whose draw it is.
         """
         if self.kind == KIND_PATTERNS:
-            set_indices(np.uint64(p), np.uint64(o), self.rows, ply)
-        mid = (self.tt.keys, self.tt.data, self.moves, self.scores, self.rows, self.mpc)
+            set_indices(np.uint64(p), np.uint64(o), self.state.rows, ply)
         up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
-        v = pvs_kernel(
-            up, uo, um, depth, alpha, beta, ply, self.kind, self.weights, mid, self._eg(), self.ctl
-        )
-        return int(v)
+        return int(pvs_kernel(up, uo, um, depth, alpha, beta, ply, self.state))
 
     def endgame(self, p: int, o: int, mask: int, alpha: int, beta: int) -> int:
         """Exact value of a position (discs) within (alpha, beta), fail-soft."""
         up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
-        return int(
-            solve_kernel(up, uo, alpha, beta, um, self._eg(), self.ctl, self.kind, self.weights)
-        )
-
-    def _eg(self) -> EgState:
-        return self.eg_buffers.state(self.eg_tt.keys, self.eg_tt.data, self.busy)
+        return int(solve_kernel(up, uo, alpha, beta, um, self.state))
 
     def hash_move(self, p: int, o: int, exact: bool) -> int | None:
         table = self.eg_tt if exact else self.tt

@@ -39,6 +39,9 @@ INF = 1_000_000
 """Beyond every score in eval units (midgame and evaluation scores)."""
 DISC_INF = 1000
 """Beyond every score in discs (endgame scores)."""
+DISC_BOUND = 65
+"""One more than the largest final margin (64 discs): the endgame's whole window is
+(-DISC_BOUND, DISC_BOUND), and a score clipped to it is still a true bound."""
 
 
 def new_control(max_nodes: int | None = None, generation: int = 1) -> np.ndarray:

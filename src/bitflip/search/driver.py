@@ -33,9 +33,10 @@ from bitflip.search.control import (
     new_control,
     start_search,
 )
-from bitflip.search.endgame import busy_table, table_empties
+from bitflip.search.endgame import table_empties
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
+from bitflip.search.state import busy_table, claim, is_claimed, release
 from bitflip.search.tt import TranspositionTable, bound_of
 
 ASPIRATION = 2 * EVAL_SCALE
@@ -118,16 +119,14 @@ class _RootSearch:
             if not shared:
                 v, lo = self._value(i, np_, no, a, alpha, beta)
             else:
-                key = position_hash(np.uint64(np_), np.uint64(no))
-                slot = int(key) & (busy.shape[0] - 1)
-                if 0 < i < deferrable and busy[slot] == key:
+                key = np.uint64(position_hash(np.uint64(np_), np.uint64(no)))
+                if 0 < i < deferrable and is_claimed(busy, key):
                     order.append(sq)
                     i += 1
                     continue
-                busy[slot] = key
+                claim(busy, key)
                 v, lo = self._value(i, np_, no, a, alpha, beta)
-                if busy[slot] == key:
-                    busy[slot] = 0
+                release(busy, key)
             i += 1
             if self.ctl[STOP]:
                 break
@@ -247,7 +246,7 @@ class Searcher:
 
     With ``threads`` > 1, helpers with their own buffers and control arrays search the same
     root at once, sharing the transposition tables and a ``busy`` table of the positions being
-    searched (:func:`bitflip.search.endgame.busy_table`). A thread that meets a child another
+    searched (:func:`bitflip.search.state.busy_table`). A thread that meets a child another
     thread is on searches its other moves first and comes back to it last, by when the other
     thread's result is usually in the table (simplified ABDADA: Weill 1996, Kerrigan): at the
     root, in the midgame kernel from :data:`~bitflip.search.alphabeta.DEFER_DEPTH` and in the

@@ -18,14 +18,14 @@ Win/loss/draw mode is the same search with the window (-1, 1).
 Every kernel counts nodes in ``ctl[NODES]`` and returns at once (with a meaningless score)
 when ``ctl[STOP]`` is set, by another thread, a timer or the node budget; callers must check
 the flag before trusting a score (slots: :mod:`bitflip.search.control`). Kernels release the
-GIL. The solver's table and move lists travel as one tuple, ``eg`` (:data:`EG_TYPE`).
+GIL. They read their tables, buffers and evaluation from one named
+:class:`~bitflip.search.state.KernelState`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
+from numba import types
 
 from bitflip.core.bitboard import U1, final_margin, legal_moves, lowest_square, play, popcount
 from bitflip.core.hashing import position_hash
@@ -46,6 +46,7 @@ from bitflip.search.control import (
 from bitflip.search.endgame_small import SMALL_EMPTIES, solve_small
 from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, odd_regions, pick_next
 from bitflip.search.stability import corner_stability, potential_mobility, stable_discs
+from bitflip.search.state import KERNEL_STATE, KernelState, claim, is_claimed, release
 from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, bound_of, tt_probe, tt_store
 
 DEEP_SOLVE_EMPTIES = 24
@@ -152,50 +153,30 @@ def shallow_search(
     return best
 
 
-EgState = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
-"""The solver's state as Python sees it (see :data:`EG_TYPE`)."""
-EG_TYPE = "Tuple((uint64[:], int64[:], int64[:, ::1], int64[:, ::1], uint64[::1]))"
-"""The solver's state, ``eg = (keys, data, moves, scores, busy)``: its transposition table's
-keys and data, its move lists and their ordering scores by number of empties, and the table of
-positions other threads are searching (:func:`busy_table`)."""
-
 DEFER_EMPTIES = 14
 """From this many empties a thread that shares its tables defers the children another thread is
-searching (simplified ABDADA, see :class:`bitflip.search.driver.Searcher`): it searches its
+searching (simplified ABDADA, see :class:`bitflip.search.driver.Searcher`, and the helpers of
+:mod:`bitflip.search.state`): it searches its
 other moves first, and by the time it comes back the other thread's result is in the table.
 (10: 0.62x the time of one thread on FFO #40-#49; 12: 0.59x; 14 and 16: 0.58x.)"""
 
 
-def busy_table(threads: int) -> np.ndarray:
-    """The ``busy`` array of :data:`EG_TYPE` for a search with ``threads`` threads sharing it.
-
-    One slot (never read) when alone; else a small hash table of the children being searched.
-    """
-    return np.zeros(1 if threads <= 1 else 1 << 12, dtype=np.uint64)
-
-
-SOLVE_SIG = (
-    f"int64(uint64, uint64, int64, int64, uint64, {EG_TYPE}, int64[::1], int64, float64[::1])"
+SOLVE_SIG = types.int64(
+    types.uint64, types.uint64, types.int64, types.int64, types.uint64, KERNEL_STATE
 )
 """An explicit signature: numba's cache of a recursive function is reliable only with one."""
 
 
 @kernel(SOLVE_SIG)
 def solve_kernel(
-    p: np.uint64,
-    o: np.uint64,
-    alpha: int,
-    beta: int,
-    mask: np.uint64,
-    eg: EgState,
-    ctl: np.ndarray,
-    kind: int,
-    weights: np.ndarray,
+    p: np.uint64, o: np.uint64, alpha: int, beta: int, mask: np.uint64, s: KernelState
 ) -> int:
     """Exact score of (p, o) in discs within the window (alpha, beta), fail-soft.
 
-    ``kind`` and ``weights`` name the evaluation that orders moves far from the end.
+    The state's evaluation orders moves far from the end; the solver uses the ``eg_`` fields
+    of the state, its ``busy`` table and its control array.
     """
+    ctl = s.ctl
     empties = mask & ~(p | o)
     n = int(popcount(empties))
     if n <= SMALL_EMPTIES:
@@ -209,7 +190,7 @@ def solve_kernel(
     if moves == 0:
         if legal_moves(o, p, mask) == 0:
             return final_margin(p, o, mask)
-        return -solve_kernel(o, p, -beta, -alpha, mask, eg, ctl, kind, weights)
+        return -solve_kernel(o, p, -beta, -alpha, mask, s)
 
     # The opponent's stable discs cap our score.
     if alpha >= _STAB_THRESHOLD[n] - (64 - popcount(mask)):
@@ -217,7 +198,9 @@ def solve_kernel(
         if cap <= alpha:
             return cap
 
-    keys, data, buf_moves, buf_scores, busy = eg
+    keys, data = s.eg_keys, s.eg_data
+    kind, weights = s.kind, s.weights
+    inf = int(np.int64(INF))  # an int64, not a literal: see pvs_kernel
     rank = ctl[EG_RANK]
     tabled = n >= ctl[EG_TT_EMPTIES]
     key = np.uint64(0)
@@ -241,15 +224,14 @@ def solve_kernel(
     if rank != EXACT_RANK and n >= EG_PC_EMPTIES:
         # ProbCut: a shallow evaluated search that predicts a score well outside the window.
         margin = EG_PC_T[rank] * EG_PC_SIGMA
-        inf = ctl[NODES] * 0 + INF  # not a literal: see pvs_kernel
         v = EG_PC_A * shallow_search(p, o, mask, EG_PC_DEPTH, -inf, inf, kind, weights) + EG_PC_B
         if v - margin >= beta:
             return beta
         if v + margin <= alpha:
             return alpha
 
-    mv = buf_moves[n]
-    sc = buf_scores[n]
+    mv = s.eg_moves[n]
+    sc = s.eg_scores[n]
     odd = odd_regions(empties)
     count = 0
     m = moves
@@ -265,48 +247,46 @@ def solve_kernel(
             if found and (cb & UPPER) != 0 and -cs >= beta and (cd >> 6) >= rank:
                 return -cs
         if sq == hash_move:
-            s = HASH_MOVE_BONUS
+            score = HASH_MOVE_BONUS
         elif no == 0:
-            s = HASH_MOVE_BONUS // 2  # wipe-out
+            score = HASH_MOVE_BONUS // 2  # wipe-out
         else:
-            s = move_score_fast(np_, no, mask, b & odd != 0, b)
+            score = move_score_fast(np_, no, mask, b & odd != 0, b)
             if n >= EVAL_SORT_EMPTIES and alpha < WIPEOUT_ALPHA:
                 # Far from the end, a shallow evaluated search orders better (as in Edax):
                 # about 4 discs of it (2 at depth 1) weigh as much as one opponent reply.
                 sd = 0 if n < EVAL_SORT_EMPTIES + 3 else 1 if n < EVAL_SORT_EMPTIES + 6 else 2
-                inf = ctl[NODES] * 0 + INF  # not a literal: see pvs_kernel
                 v = shallow_search(np_, no, mask, sd, -inf, inf, kind, weights)
-                s -= v * ((1 << 15) // (400 if sd == 0 else 200))
+                score -= v * ((1 << 15) // (400 if sd == 0 else 200))
         mv[count] = sq
-        sc[count] = s
+        sc[count] = score
         count += 1
 
     best = -DISC_INF
     best_move: int = NO_MOVE
     a = alpha
+    busy = s.busy
     shared = busy.shape[0] > 1 and n >= DEFER_EMPTIES
     sorted_count = count  # moves after this index were deferred: already ordered
     i = 0
     while i < count:
         sq = pick_next(mv, sc, i, sorted_count) if i < sorted_count else int(mv[i])
         np_, no = play(p, o, sq)
-        slot = np.int64(0)
         child_key = np.uint64(0)
         if shared:
             child_key = position_hash(np_, no)
-            slot = np.int64(child_key & np.uint64(busy.shape[0] - 1))
-            if 0 < i < sorted_count and busy[slot] == child_key and count < mv.shape[0]:
+            if 0 < i < sorted_count and is_claimed(busy, child_key) and count < mv.shape[0]:
                 mv[count] = sq  # another thread is on it: come back to it last
                 count += 1
                 i += 1
                 continue
-            busy[slot] = child_key
+            claim(busy, child_key)
         # PVS: the first move with the full window, the others with a null window first.
-        v = -solve_kernel(np_, no, -beta if i == 0 else -a - 1, -a, mask, eg, ctl, kind, weights)
+        v = -solve_kernel(np_, no, -beta if i == 0 else -a - 1, -a, mask, s)
         if i > 0 and a < v < beta:
-            v = -solve_kernel(np_, no, -beta, -v, mask, eg, ctl, kind, weights)
-        if shared and busy[slot] == child_key:
-            busy[slot] = np.uint64(0)
+            v = -solve_kernel(np_, no, -beta, -v, mask, s)
+        if shared:
+            release(busy, child_key)
         i += 1
         if ctl[STOP] != 0:
             return 0
@@ -321,23 +301,3 @@ def solve_kernel(
         bound = bound_of(best, alpha, beta)
         tt_store(keys, data, key, best, n + 64 * rank, bound, best_move, ctl[GENERATION])
     return best
-
-
-# --- Python side -----------------------------------------------------------------------------
-
-
-@dataclass
-class SolverBuffers:
-    """Per-ply move lists of the solver (one set per searching thread)."""
-
-    moves: np.ndarray
-    scores: np.ndarray
-
-    @classmethod
-    def allocate(cls) -> SolverBuffers:
-        return cls(np.zeros((65, 64), dtype=np.int64), np.zeros((65, 64), dtype=np.int64))
-
-    def state(self, keys: np.ndarray, data: np.ndarray, busy: np.ndarray) -> EgState:
-        """The kernel's ``eg`` tuple with the table ``keys`` and ``data`` and the ``busy``
-        table (:func:`busy_table`) of the threads sharing them."""
-        return (keys, data, self.moves, self.scores, busy)

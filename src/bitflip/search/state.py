@@ -1,0 +1,109 @@
+"""The search kernels' named state: one value that carries everything a kernel reads or writes
+besides the position, as Edax passes one ``Search*`` and Stockfish one ``Worker``.
+
+:class:`KernelState` is a ``NamedTuple`` of an evaluation, the control array and the arrays of
+one searching thread (transposition tables, per-ply move lists, pattern rows, the ProbCut table,
+the table of positions other threads are searching). numba reads its fields by name inside the
+kernels; :data:`KERNEL_STATE` is its numba type, used in the kernels' explicit signatures. Adding
+a buffer means adding a field here and where :class:`~bitflip.search.alphabeta.SearchContext`
+builds the state, nothing else.
+
+The deferral helpers (:func:`is_claimed`, :func:`claim`, :func:`release`) are the one place the
+``busy`` table is read and written: by the midgame kernel, the solver and the root search.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit, types
+
+from bitflip.core.jit import KERNEL_OPTIONS
+
+
+class KernelState(NamedTuple):
+    """Everything a search kernel needs besides the position (arrays are shared, not copied)."""
+
+    kind: int
+    """The evaluation's kind (:mod:`bitflip.eval.evaluator`)."""
+    weights: np.ndarray
+    """The evaluation's weights, ``float64[::1]``."""
+    ctl: np.ndarray
+    """The control array: node count, stop flag, settings (:mod:`bitflip.search.control`)."""
+    tt_keys: np.ndarray
+    tt_data: np.ndarray
+    """The midgame transposition table (:class:`bitflip.search.tt.TranspositionTable`)."""
+    moves: np.ndarray
+    scores: np.ndarray
+    """The midgame kernel's move list and ordering scores of each ply, ``int64[ply, 64]``."""
+    rows: np.ndarray
+    """Each ply's pattern indices (:mod:`bitflip.eval.pattern_indices`)."""
+    mpc: np.ndarray
+    """The Multi-ProbCut table, a row per depth (:mod:`bitflip.search.probcut`)."""
+    eg_keys: np.ndarray
+    eg_data: np.ndarray
+    """The endgame solver's transposition table."""
+    eg_moves: np.ndarray
+    eg_scores: np.ndarray
+    """The solver's move list and ordering scores by number of empties, ``int64[65, 64]``."""
+    busy: np.ndarray
+    """Positions other threads are searching (:func:`busy_table`), shared by all threads."""
+
+
+_U64_STRIDED = types.Array(types.uint64, 1, "A")
+_I64_STRIDED = types.Array(types.int64, 1, "A")
+_I64_PLY = types.Array(types.int64, 2, "C")
+KERNEL_STATE = types.NamedTuple(  # type: ignore[no-untyped-call]
+    (
+        types.int64,
+        types.Array(types.float64, 1, "C"),
+        types.Array(types.int64, 1, "C"),
+        _U64_STRIDED,
+        _I64_STRIDED,
+        _I64_PLY,
+        _I64_PLY,
+        types.Array(types.uint16, 2, "C"),
+        types.Array(types.float64, 2, "C"),
+        _U64_STRIDED,
+        _I64_STRIDED,
+        _I64_PLY,
+        _I64_PLY,
+        types.Array(types.uint64, 1, "C"),
+    ),
+    KernelState,
+)
+"""numba's type of :class:`KernelState`. Table keys and data are strided views of one buffer
+(:meth:`bitflip.search.tt.TranspositionTable.allocate`)."""
+
+
+def busy_table(threads: int) -> np.ndarray:
+    """The ``busy`` table of a search with ``threads`` threads sharing its tables.
+
+    One slot (never read) when alone; else a small hash table of the positions being searched.
+    """
+    return np.zeros(1 if threads <= 1 else 1 << 12, dtype=np.uint64)
+
+
+# Inlined into the hot loops: a call there would cost what deferring saves.
+_INLINE = {**KERNEL_OPTIONS, "inline": "always"}
+
+
+@njit(**_INLINE)
+def is_claimed(busy: np.ndarray, key: np.uint64) -> bool:
+    """Whether another thread claimed the position ``key`` (it is searching it)."""
+    return bool(busy[np.int64(key & np.uint64(busy.shape[0] - 1))] == key)
+
+
+@njit(**_INLINE)
+def claim(busy: np.ndarray, key: np.uint64) -> None:
+    """Tell the other threads that this one is searching the position ``key``."""
+    busy[np.int64(key & np.uint64(busy.shape[0] - 1))] = key
+
+
+@njit(**_INLINE)
+def release(busy: np.ndarray, key: np.uint64) -> None:
+    """Clear this thread's claim on ``key``, unless another thread has claimed its slot since."""
+    slot = np.int64(key & np.uint64(busy.shape[0] - 1))
+    if busy[slot] == key:
+        busy[slot] = np.uint64(0)
