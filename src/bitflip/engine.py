@@ -190,11 +190,11 @@ class Engine:
         if limit.clocks is not None:
             from bitflip.search.timeman import budget
 
-            tb = budget(limit.clocks, bin(b.empty).count("1"))
+            tb = budget(limit.clocks, b.empties)
             soft = tb.soft if soft is None else min(soft, tb.soft)
             hard = tb.hard if hard is None else min(hard, tb.hard)
         timed = soft is not None or limit.nodes is not None
-        empties = bin(b.empty).count("1")
+        empties = b.empties
         if limit.exact or limit.wld:
             return SearchPlan(
                 exact_empties=64,

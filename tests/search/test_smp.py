@@ -9,10 +9,11 @@ import numpy as np
 import pytest
 
 from bitflip import Board
+from bitflip.core.bitboard import child
 from bitflip.core.hashing import position_hash
 from bitflip.engine import Engine
 from bitflip.eval.evaluator import load_evaluation
-from bitflip.search.alphabeta import SearchContext, child
+from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import NODES, new_control
 from bitflip.search.driver import _RootSearch
 from bitflip.search.endgame import DEFER_EMPTIES, solve_kernel

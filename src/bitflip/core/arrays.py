@@ -34,8 +34,7 @@ flips_inline = njit(cache=True, inline="always")(bb.flips.py_func)
 @njit(cache=True, inline="always")
 def play_inline(p: np.uint64, o: np.uint64, sq: int) -> tuple[np.uint64, np.uint64]:
     """:func:`bitboard.play`, inlined into numba callers."""
-    f = flips_inline(p, o, sq)
-    return o ^ f, p | f | (U1 << np.uint64(sq))
+    return bb.apply_flips(p, o, sq, flips_inline(p, o, sq))
 
 
 @njit(cache=True)

@@ -16,6 +16,8 @@ import numpy as np
 from numba import njit, types
 from numba.extending import intrinsic
 
+from bitflip.core.geometry import PASS
+
 U0 = np.uint64(0)
 U1 = np.uint64(1)
 _S1 = np.uint64(1)
@@ -200,6 +202,14 @@ def play(p: np.uint64, o: np.uint64, sq: int) -> tuple[np.uint64, np.uint64]:
 
 
 @njit(cache=True, inline="always")
+def play_or_pass(p: np.uint64, o: np.uint64, move: int) -> tuple[np.uint64, np.uint64]:
+    """The position after ``move``, a square or ``PASS``, seen from the new side to move."""
+    if move == PASS:
+        return o, p
+    return play(p, o, move)
+
+
+@njit(cache=True, inline="always")
 def game_over(p: np.uint64, o: np.uint64, mask: np.uint64) -> bool:
     """Whether neither side has a legal move (the game is over)."""
     return bool(legal_moves(p, o, mask) == U0 and legal_moves(o, p, mask) == U0)
@@ -297,8 +307,7 @@ def move_and_next(
     """What ``Board.push`` needs in one call: the discs ``sq`` flips (0: not a legal move if
     ``sq`` is empty), the next side's legal moves, and, when it has none, its opponent's."""
     f = flips(p, o, sq)
-    np_ = o ^ f
-    no_ = p | f | (U1 << np.uint64(sq))
+    np_, no_ = apply_flips(p, o, sq, f)
     nxt = legal_moves(np_, no_, mask) if f != U0 else U0
     after = legal_moves(no_, np_, mask) if f != U0 and nxt == U0 else U0
     return f, nxt, after
@@ -311,3 +320,20 @@ def moves_and_after_pass(
     """The side to move's legal moves and, when it has none, its opponent's (0: game over)."""
     m = legal_moves(p, o, mask)
     return m, (legal_moves(o, p, mask) if m == U0 else U0)
+
+
+def child(p: int, o: int, sq: int) -> tuple[int, int]:
+    """:func:`play` for Python ints: (p, o) after the side to move plays ``sq``, seen from the
+    new side to move."""
+    np_, no = play(np.uint64(p), np.uint64(o), sq)
+    return int(np_), int(no)
+
+
+def squares_of(bits: int) -> list[int]:
+    """The squares of a Python-int bit set, lowest first (legal moves, empties)."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out

@@ -189,7 +189,13 @@ class Board:
 
     @property
     def empty(self) -> int:
+        """The empty squares as a bit set."""
         return self._bits & ~(self._black | self._white)
+
+    @property
+    def empties(self) -> int:
+        """How many squares are empty."""
+        return self.empty.bit_count()
 
     @property
     def ply(self) -> int:

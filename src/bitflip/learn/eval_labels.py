@@ -148,7 +148,7 @@ def label_chunk(p: np.ndarray, o: np.ndarray, level: int) -> np.ndarray:
         board.black, board.white, board.turn = int(p[i]), int(o[i]), Color.BLACK
         engine.set_position(board)
         # Where the level would prove only win, loss or draw, the label needs the margin.
-        exact = bin(board.empty).count("1") <= wld_depth
+        exact = board.empties <= wld_depth
         out[i] = engine.go(Limit(exact=True) if exact else Limit(level=level)).score
     return out
 

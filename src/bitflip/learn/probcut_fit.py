@@ -124,12 +124,12 @@ def _endgame_position(games: list[list[int]], rng: np.random.Generator) -> Board
     n = int(rng.integers(14, 21))
     b = Board()
     for mv in moves:
-        if bin(b.empty).count("1") <= n:
+        if b.empties <= n:
             break
         if mv not in list(b.legal_moves):
             return None
         b.push(mv)
-    if b.is_game_over() or not b.legal_mask() or bin(b.empty).count("1") != n:
+    if b.is_game_over() or not b.legal_mask() or b.empties != n:
         return None
     return b
 
@@ -153,7 +153,7 @@ def endgame_samples(positions: int, seed: int, games: list[list[int]]) -> np.nda
             int(shallow_search(up, uo, FULL, d, -INF, INF, ev.kind, ev.weights))
             for d in ENDGAME_DEPTHS
         ]
-        rows.append([bin(b.empty).count("1"), int(r.score), *shallow])
+        rows.append([b.empties, int(r.score), *shallow])
     return np.array(rows, dtype=np.float64)
 
 

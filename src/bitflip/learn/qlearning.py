@@ -22,9 +22,11 @@ from numba import njit
 from bitflip.core.bitboard import (
     FULL,
     U1,
+    final_margin,
+    game_over,
     legal_moves,
     lowest_square,
-    play,
+    play_or_pass,
     popcount,
     random_square,
     transform,
@@ -180,24 +182,6 @@ def _best(
 
 
 @njit(cache=True)
-def _apply(p: np.uint64, o: np.uint64, a: int) -> tuple[np.uint64, np.uint64]:
-    if a == PASS:
-        return o, p
-    return play(p, o, a)
-
-
-@njit(cache=True)
-def _over(p: np.uint64, o: np.uint64, mask: np.uint64) -> bool:
-    return bool(legal_moves(p, o, mask) == 0 and legal_moves(o, p, mask) == 0)
-
-
-@njit(cache=True)
-def _result(p: np.uint64, o: np.uint64) -> float:
-    d = popcount(p) - popcount(o)
-    return 1.0 if d > 0 else (-1.0 if d < 0 else 0.0)
-
-
-@njit(cache=True)
 def _random_move(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
     moves = legal_moves(p, o, mask)
     if moves == 0:
@@ -221,23 +205,23 @@ def train_episodes(
         learner = ep % 2  # vs random: the learner is black in even games
         turn = 0
         if vs_random and learner == 1:
-            p, o = _apply(p, o, _random_move(p, o, mask))
+            p, o = play_or_pass(p, o, _random_move(p, o, mask))
             turn = 1
-        while not _over(p, o, mask):
+        while not game_over(p, o, mask):
             if np.random.random() < eps:
                 a = _random_move(p, o, mask)
             else:
                 a = _best(keys, vals, p, o, mask, size, symmetric)[1]
             q = q_get(keys, vals, p, o, a, size, symmetric)
-            np_, no_ = _apply(p, o, a)
-            if _over(np_, no_, mask):
-                target = -_result(np_, no_)
+            np_, no_ = play_or_pass(p, o, a)
+            if game_over(np_, no_, mask):
+                target = -float(np.sign(final_margin(np_, no_, mask)))
             elif not vs_random:
                 target = -gamma * _best(keys, vals, np_, no_, mask, size, symmetric)[0]
             else:
-                rp, ro = _apply(np_, no_, _random_move(np_, no_, mask))
-                if _over(rp, ro, mask):
-                    target = _result(rp, ro)
+                rp, ro = play_or_pass(np_, no_, _random_move(np_, no_, mask))
+                if game_over(rp, ro, mask):
+                    target = float(np.sign(final_margin(rp, ro, mask)))
                 else:
                     target = gamma * _best(keys, vals, rp, ro, mask, size, symmetric)[0]
                 np_, no_ = rp, ro
@@ -258,7 +242,7 @@ def play_eval(
     for g in range(games):
         p, o = p0, o0
         mover_is_1 = g % 2 == 0
-        while not _over(p, o, mask):
+        while not game_over(p, o, mask):
             if mover_is_1:
                 if random1:
                     a = _random_move(p, o, mask)
@@ -268,9 +252,9 @@ def play_eval(
                 a = _random_move(p, o, mask)
             else:
                 a = _best(k2, v2, p, o, mask, size, symmetric)[1]
-            p, o = _apply(p, o, a)
+            p, o = play_or_pass(p, o, a)
             mover_is_1 = not mover_is_1
-        r = _result(p, o)  # for the side to move now
+        r = float(np.sign(final_margin(p, o, mask)))  # for the side to move now
         r1 = r if mover_is_1 else -r
         if r1 > 0:
             w += 1

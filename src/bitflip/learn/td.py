@@ -22,6 +22,7 @@ from numba import njit
 
 from bitflip.core.bitboard import (
     U1,
+    game_over,
     legal_moves,
     lowest_square,
     margin_with_empties,
@@ -137,7 +138,7 @@ def _greedy(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
         sq = lowest_square(moves)
         moves &= moves - U1
         q, r = play(p, o, sq)
-        if legal_moves(q, r, mask) == 0 and legal_moves(r, q, mask) == 0:
+        if game_over(q, r, mask):
             v = 1000.0 * (popcount(q) - popcount(r))
         else:
             v = _grad(q, r, mask, w)[0]
@@ -209,7 +210,7 @@ def td_games(
                 p, o = play(p, o, sq)
             black = not black
             sign = -sign
-            over = legal_moves(p, o, mask) == 0 and legal_moves(o, p, mask) == 0
+            over = game_over(p, o, mask)
             if over:
                 d = margin_with_empties(popcount(p) - popcount(o), squares - popcount(p | o))
                 target = sign * d

@@ -13,6 +13,7 @@ import torch
 
 from bitflip.agents import AgentSpecError
 from bitflip.core import bitboard as bb
+from bitflip.core.arrays import successors_list
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
 from bitflip.nn.alphazero import AZNetConfig
@@ -152,14 +153,8 @@ class ValueAgent:
         return float(np.sign(diff)) * _WIN + diff / 64.0
 
     def _children(self, p: np.uint64, o: np.uint64) -> list[tuple[int, np.uint64, np.uint64]]:
-        moves = int(bb.legal_moves(p, o, bb.FULL))
-        out = []
-        while moves:
-            sq = (moves & -moves).bit_length() - 1
-            moves &= moves - 1
-            np_, no = bb.play(p, o, sq)
-            out.append((sq, np.uint64(np_), np.uint64(no)))
-        return out
+        children = successors_list(int(p), int(o), int(bb.FULL))
+        return [(sq, np.uint64(cp), np.uint64(co)) for sq, cp, co, _ in children]
 
     def _search(self, p: np.uint64, o: np.uint64, depth: int, alpha: float, beta: float) -> float:
         children = self._children(p, o)

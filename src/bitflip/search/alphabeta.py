@@ -23,7 +23,6 @@ from bitflip.core.bitboard import (
     flips,
     legal_moves,
     lowest_square,
-    play,
     popcount,
 )
 from bitflip.core.hashing import position_hash
@@ -350,9 +349,3 @@ class SearchContext:
     def hash_move(self, p: int, o: int, exact: bool) -> int | None:
         table = self.eg_tt if exact else self.tt
         return table.best_move(int(position_hash(np.uint64(p), np.uint64(o))))
-
-
-def child(p: int, o: int, sq: int) -> tuple[int, int]:
-    """(p, o) after the side to move plays ``sq``, seen from the new side to move."""
-    np_, no = play(np.uint64(p), np.uint64(o), sq)
-    return int(np_), int(no)

@@ -17,11 +17,11 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from bitflip.core.bitboard import legal_moves
+from bitflip.core.bitboard import child, game_over, legal_moves, squares_of
 from bitflip.core.geometry import PASS
 from bitflip.core.hashing import position_hash
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
-from bitflip.search.alphabeta import SearchContext, child
+from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import (
     EG_RANK,
     EG_TT_EMPTIES,
@@ -216,7 +216,7 @@ class _Request:
 
     @property
     def empties(self) -> int:
-        return bin(self.mask & ~(self.p | self.o)).count("1")
+        return (self.mask & ~(self.p | self.o)).bit_count()
 
     def elapsed(self) -> float:
         return time.perf_counter() - self.t0
@@ -344,7 +344,7 @@ class Searcher:
         up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
         moves_mask = int(legal_moves(up, uo, um))
         if moves_mask == 0:
-            if int(legal_moves(uo, up, um)) == 0:
+            if game_over(up, uo, um):
                 raise ValueError("the game is over: there is nothing to search")
             # A forced pass: search the opponent's position and report PASS.
             res, _ = self._search(o, p, mask, replace(plan, exclude=0), None)
@@ -355,7 +355,7 @@ class Searcher:
             return result, [MoveScore(PASS, score, res.depth, res.exact)]
         if moves_mask & ~plan.exclude == 0:
             raise ValueError("every root move is excluded: there is nothing to search")
-        moves = _bits(moves_mask & ~plan.exclude)
+        moves = squares_of(moves_mask & ~plan.exclude)
         moves.sort(key=lambda sq: _fast_order(p, o, mask, sq))
         timer = None
         if plan.hard_time is not None:
@@ -599,7 +599,7 @@ class Searcher:
         while len(pv) < max(depth, 1):
             moves = int(legal_moves(np.uint64(p), np.uint64(o), um))
             if moves == 0:
-                if int(legal_moves(np.uint64(o), np.uint64(p), um)) == 0:
+                if game_over(np.uint64(p), np.uint64(o), um):
                     break
                 pv.append(PASS)
                 p, o = o, p
@@ -613,15 +613,6 @@ class Searcher:
 
 
 # --- helpers ---------------------------------------------------------------------------------
-
-
-def _bits(x: int) -> list[int]:
-    out = []
-    while x:
-        low = x & -x
-        out.append(low.bit_length() - 1)
-        x ^= low
-    return out
 
 
 def _fast_order(p: int, o: int, mask: int, sq: int) -> int:

@@ -13,6 +13,7 @@ import numpy as np
 
 from bitflip.core.bitboard import (
     U1,
+    apply_flips,
     final_margin,
     flips,
     legal_moves,
@@ -130,21 +131,21 @@ def _solve2(
 ) -> int:
     # Two empties: each side's two tries written out, no move generation; fail-soft.
     ctl[NODES] += 1
-    b1 = U1 << np.uint64(x1)
-    b2 = U1 << np.uint64(x2)
     best = -DISC_INF
     if NEIGHBOURS[x1] & o:
         f = flips(p, o, x1)
         if f:
             ctl[NODES] += 1
-            best = -_last1(o ^ f, p | f | b1, x2)
+            np_, no = apply_flips(p, o, x1, f)
+            best = -_last1(np_, no, x2)
             if best >= beta:
                 return best
     if NEIGHBOURS[x2] & o:
         f = flips(p, o, x2)
         if f:
             ctl[NODES] += 1
-            v = -_last1(o ^ f, p | f | b2, x1)
+            np_, no = apply_flips(p, o, x2, f)
+            v = -_last1(np_, no, x1)
             if v > best:
                 best = v
     if best != -DISC_INF:
@@ -155,14 +156,16 @@ def _solve2(
         f = flips(o, p, x1)
         if f:
             ctl[NODES] += 1
-            worst = _last1(p ^ f, o | f | b1, x2)
+            pp, po = apply_flips(o, p, x1, f)  # the opponent plays: we are to move
+            worst = _last1(pp, po, x2)
             if worst <= alpha:
                 return worst
     if NEIGHBOURS[x2] & p:
         f = flips(o, p, x2)
         if f:
             ctl[NODES] += 1
-            v = _last1(p ^ f, o | f | b2, x1)
+            pp, po = apply_flips(o, p, x2, f)
+            v = _last1(pp, po, x1)
             if v < worst:
                 worst = v
     if worst != DISC_INF:
@@ -211,7 +214,8 @@ def _solve3(
             continue
         ya = x2 if k == 0 else x1
         yb = x2 if k == 2 else x3
-        v = -_solve2(o ^ f, p | f | (U1 << np.uint64(sq)), -beta, -max(alpha, best), ya, yb, ctl)
+        np_, no = apply_flips(p, o, sq, f)
+        v = -_solve2(np_, no, -beta, -max(alpha, best), ya, yb, ctl)
         if v > best:
             best = v
             if v >= beta:
@@ -251,6 +255,7 @@ def _small(
             if f == 0:
                 continue
             b = U1 << np.uint64(sq)
+            np_, no = apply_flips(p, o, sq, f)
             if n == 4:
                 e = empties ^ b
                 x1 = int(lowest_square(e))
@@ -258,11 +263,9 @@ def _small(
                 x2 = int(lowest_square(e))
                 e &= e - U1
                 x3 = int(lowest_square(e))
-                v = -_solve3(o ^ f, p | f | b, -beta, -max(alpha, best), x1, x2, x3, False, ctl)
+                v = -_solve3(np_, no, -beta, -max(alpha, best), x1, x2, x3, False, ctl)
             else:
-                v = -_small(
-                    o ^ f, p | f | b, -beta, -max(alpha, best), mask, empties ^ b, n - 1, ctl
-                )
+                v = -_small(np_, no, -beta, -max(alpha, best), mask, empties ^ b, n - 1, ctl)
             if v > best:
                 best = v
                 if v >= beta:
