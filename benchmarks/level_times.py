@@ -22,12 +22,13 @@ from bitflip.cli.bench import BENCH_POSITIONS
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL
 from bitflip.core.board import Board
-from bitflip.engine import level_plan, load_engine_evaluation
+from bitflip.engine import load_engine_evaluation
 from bitflip.formats import obf
 from bitflip.formats.wthor import load_wtb
 from bitflip.learn.datasets import GameSource, positions_from_games
 from bitflip.search.driver import Searcher
 from bitflip.search.levels import LevelSpec, level_spec
+from bitflip.search.plan import level_plan
 from bitflip.search.probcut import load_table
 
 FFO = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "ffo"

@@ -26,16 +26,16 @@ from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import Evaluation, load_evaluation
 from bitflip.search.book import Book, open_book
-from bitflip.search.driver import Searcher, SearchPlan
-from bitflip.search.levels import DEFAULT_LEVEL, LevelSpec, extended_level, level_spec
+from bitflip.search.driver import Searcher
+from bitflip.search.levels import DEFAULT_LEVEL, level_spec
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
+from bitflip.search.plan import SearchPlan, ponder_plan, resolve_plan
 
 __all__ = [
     "DEFAULT_LEVEL",
     "Engine",
     "MoveAnalysis",
     "SearchEngine",
-    "level_plan",
     "load_engine_evaluation",
 ]
 
@@ -88,19 +88,6 @@ def load_engine_evaluation(name: str = "default", size: int = 8) -> Evaluation:
         if name != "default":
             raise
         return load_evaluation("positional", size)
-
-
-def level_plan(spec: LevelSpec, *, multipv: bool = False, contempt: int = 0) -> SearchPlan:
-    """The search plan of a level's settings: its depth, its proof and exact solve, its
-    ProbCut (benchmarks build plans of settings no level has the same way)."""
-    return SearchPlan(
-        max_depth=spec.depth,
-        exact_empties=spec.endgame_depth,
-        wld_empties=spec.wld_depth,
-        selectivity=spec.probcut_t,
-        multipv=multipv,
-        contempt=contempt,
-    )
 
 
 class Engine:
@@ -178,50 +165,9 @@ class Engine:
         self, limit: Limit | None, *, multipv: bool = False, board: Board | None = None
     ) -> SearchPlan:
         """The search plan for a limit (None: the level's own) in the current position."""
-        spec = level_spec(self.level)
-        if limit is not None and limit.level is not None:
-            spec = extended_level(limit.level)
-            if limit == Limit(level=limit.level):
-                limit = None  # nothing but the level: its own plan
         b = board if board is not None else self._board
-        if limit is None:
-            return level_plan(spec, multipv=multipv, contempt=self.contempt)
-        soft = hard = limit.time
-        if limit.clocks is not None:
-            from bitflip.search.timeman import budget
-
-            tb = budget(limit.clocks, b.empties)
-            soft = tb.soft if soft is None else min(soft, tb.soft)
-            hard = tb.hard if hard is None else min(hard, tb.hard)
-        timed = soft is not None or limit.nodes is not None
-        empties = b.empties
-        if limit.exact or limit.wld:
-            return SearchPlan(
-                exact_empties=64,
-                wld=limit.wld,
-                nodes=limit.nodes,
-                hard_time=hard,
-                soft_time=soft,
-                multipv=multipv,
-                contempt=self.contempt,
-            )
-        if limit.depth is not None and limit.depth >= empties:
-            exact = empties  # a depth reaching the end is an exact solve, not 60 midgame plies
-        elif limit.depth is not None and not timed:
-            exact = 0
-        else:
-            exact = spec.endgame_depth
-        return SearchPlan(
-            max_depth=limit.depth
-            if limit.depth is not None
-            else (spec.depth if limit.level is not None else 60),
-            exact_empties=exact,
-            selectivity=spec.probcut_t if limit.depth is None else 0,
-            nodes=limit.nodes,
-            hard_time=hard,
-            soft_time=soft,
-            multipv=multipv,
-            contempt=self.contempt,
+        return resolve_plan(
+            limit, level=self.level, empties=b.empties, multipv=multipv, contempt=self.contempt
         )
 
     def go(
@@ -286,11 +232,7 @@ class Engine:
         board = self._board.copy()
         if board.is_game_over():
             return
-        plan = SearchPlan(
-            max_depth=60,
-            exact_empties=level_spec(self.level).endgame_depth,
-            contempt=self.contempt,
-        )
+        plan = ponder_plan(self.level, contempt=self.contempt)
 
         def work() -> None:
             with contextlib.suppress(ValueError):

@@ -96,6 +96,7 @@ def test_set_depth_is_the_engine_level_as_gui_users_expect() -> None:
     """``set depth 13`` plays as --level 13 (depth 13, exact from 20 empties), as Edax does."""
     from bitflip.engine import Engine
     from bitflip.search.levels import extended_level, level_spec
+    from bitflip.search.plan import probcut_t
 
     server = NBoardServer(RecordingEngine(), io.StringIO(), clock=lambda: 0.0)
     server.handle("set depth 13")
@@ -103,10 +104,10 @@ def test_set_depth_is_the_engine_level_as_gui_users_expect() -> None:
     engine = Engine(level=3, tt_mb=1)
     plan = engine.plan(server.limit())
     spec = level_spec(13)
-    assert (plan.max_depth, plan.exact_empties, plan.selectivity) == (
+    assert (plan.max_depth, plan.exact_empties, plan.probcut_t) == (
         spec.depth,
         spec.endgame_depth,
-        spec.probcut_t,
+        probcut_t(spec.selectivity),
     )
     server.handle("set depth 30")  # past the table: deeper, and exact from more empties
     plan = engine.plan(server.limit())

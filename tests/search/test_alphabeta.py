@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from bitflip.core import bitboard as bb
 from bitflip.core.board import Board
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation, evaluate, load_evaluation
-from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.driver import Searcher
 from bitflip.search.limits import SearchInfo
+from bitflip.search.plan import SearchPlan
 
 EV = load_evaluation("positional")
 PATTERNS = load_evaluation("patterns")

@@ -13,8 +13,9 @@ from bitflip.core.geometry import PASS
 from bitflip.engine import Engine
 from bitflip.eval.evaluator import EVAL_SCALE, load_evaluation
 from bitflip.search.control import new_control
-from bitflip.search.driver import Searcher, SearchPlan, _percent, _predict, _RootSearch, disc_widen
+from bitflip.search.driver import Searcher, _predict, _RootSearch, disc_widen
 from bitflip.search.limits import Limit, SearchInfo
+from bitflip.search.plan import SearchPlan, confidence_percent
 from bitflip.search.state import busy_table
 
 
@@ -199,7 +200,8 @@ def test_time_prediction_and_confidence() -> None:
     assert _predict([0.5]) == 2.0  # one iteration: four times as long
     assert _predict([0.1, 0.2]) == pytest.approx(0.4)  # growth clamped to at least 2
     assert _predict([0.1, 2.0]) == pytest.approx(16.0)  # and at most 8
-    assert _percent(0) == 50 and _percent(100) == 84 and _percent(200) == 98
+    assert confidence_percent(0) == 50 and confidence_percent(100) == 84
+    assert confidence_percent(200) == 98
 
 
 def test_endgame_window_stops_widening_when_the_table_disagrees() -> None:

@@ -26,8 +26,9 @@ from bitflip.search.control import (
     STOP,
     new_control,
 )
-from bitflip.search.driver import RootScore, Searcher, SearchPlan
+from bitflip.search.driver import RootScore, Searcher
 from bitflip.search.endgame import solve_kernel
+from bitflip.search.plan import SearchPlan
 from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
 
 from ._exact import assert_fail_soft, brute_force, random_discs

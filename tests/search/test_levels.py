@@ -29,17 +29,19 @@ def test_levels_prove_win_loss_draw_before_solving() -> None:
 
 
 def test_settings_no_level_has_plan_like_a_level() -> None:
-    from bitflip.engine import level_plan
     from bitflip.search.levels import LevelSpec
+    from bitflip.search.plan import level_plan, probcut_t
 
     plan = level_plan(LevelSpec(15, 20, 91))
     assert (plan.max_depth, plan.exact_empties, plan.wld_empties) == (15, 20, 23)
-    assert plan.selectivity == LevelSpec(15, 20, 91).probcut_t > 0
-    assert level_plan(LevelSpec(4, 8)).selectivity == 0  # no ProbCut
+    assert plan.probcut_t == probcut_t(91) > 0
+    assert level_plan(LevelSpec(4, 8)).probcut_t == 0  # no ProbCut
 
 
 def test_probcut_t_grows_with_confidence() -> None:
-    ts = [s.probcut_t for s in LEVELS.values() if s.selectivity is not None]
+    from bitflip.search.plan import probcut_t
+
+    ts = [probcut_t(s.selectivity) for s in LEVELS.values() if s.selectivity is not None]
     assert ts == sorted(ts) and 100 < ts[0] < ts[-1] < 300
 
 

@@ -10,7 +10,8 @@ import pytest
 
 from bitflip.core.board import Board
 from bitflip.engine import load_engine_evaluation
-from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.driver import Searcher
+from bitflip.search.plan import SearchPlan
 from bitflip.search.probcut import (
     MAX_MPC_DEPTH,
     MIN_MPC_DEPTH,
@@ -76,7 +77,7 @@ def test_probcut_searches_fewer_nodes_and_stays_close() -> None:
         results = []
         for t in (0, 150):
             searcher.clear()
-            r, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(max_depth=8, selectivity=t))
+            r, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(max_depth=8, probcut_t=t))
             results.append(r)
         plain += results[0].nodes
         cut += results[1].nodes

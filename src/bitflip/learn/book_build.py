@@ -24,8 +24,9 @@ from bitflip.core.replay import replay
 from bitflip.engine import load_engine_evaluation
 from bitflip.formats.wthor import load_wtb, wtb_files
 from bitflip.search.book import MAX_BOOK_SCORE, Book
-from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.driver import Searcher
 from bitflip.search.levels import level_spec
+from bitflip.search.plan import SearchPlan, probcut_t
 from bitflip.search.probcut import load_table
 
 FULL = (1 << 64) - 1
@@ -113,7 +114,7 @@ def build_book(
         plan = SearchPlan(
             max_depth=config.depth,
             exact_empties=spec.endgame_depth,
-            selectivity=spec.probcut_t,
+            probcut_t=probcut_t(spec.selectivity),
             exclude=book_moves,
         )
         moves = int(legal_moves(np.uint64(p), np.uint64(o), np.uint64(FULL)))

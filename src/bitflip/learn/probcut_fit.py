@@ -26,8 +26,9 @@ from bitflip.core.board import Board
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.formats.wthor import read_wtb
 from bitflip.search.control import INF
-from bitflip.search.driver import Searcher, SearchPlan
+from bitflip.search.driver import Searcher
 from bitflip.search.endgame import shallow_search
+from bitflip.search.plan import SearchPlan
 from bitflip.search.probcut import MIN_MPC_DEPTH, ProbCutFit, params_path, shallow_depth
 
 

@@ -36,6 +36,7 @@ from bitflip.search.control import (
 from bitflip.search.endgame import table_empties
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
+from bitflip.search.plan import SearchPlan, confidence_percent
 from bitflip.search.state import busy_table, claim, is_claimed, release
 from bitflip.search.tt import TranspositionTable, bound_of
 
@@ -47,36 +48,6 @@ SELECTIVE_SOLVE_EMPTIES = 20
 """From this many empties an exact solve is preceded by selective (ProbCut) passes."""
 SELECTIVE_RANKS = (1, 2)
 """The endgame ranks of those passes (see ``bitflip.search.endgame.EG_PC_T``)."""
-
-
-@dataclass(frozen=True)
-class SearchPlan:
-    """A resolved request: how deep, when to solve exactly, how long (seconds), how selective."""
-
-    max_depth: int = 60
-    exact_empties: int = 0
-    """Solve exactly (disc difference) when at most this many squares are empty."""
-    wld: bool = False
-    """Exact solves prove only win, loss or draw (scores -1, 0, +1 times the margin sign)."""
-    wld_empties: int = 0
-    """With more empties than ``exact_empties`` but at most this many, first prove win, loss
-    or draw (as Zebra does two empties before its exact solve); a proven win or draw is the
-    answer, a loss falls back to the midgame search, whose move is the hardest to punish."""
-    selectivity: int = 0
-    """Multi-ProbCut confidence t in hundredths of a standard deviation (0: no ProbCut)."""
-    nodes: int | None = None
-    hard_time: float | None = None
-    """Seconds after which the search is stopped, whatever it is doing."""
-    soft_time: float | None = None
-    """Seconds after which no new iteration starts (predicted from the last ones)."""
-    multipv: bool = False
-    """Score every root move exactly (for hints) instead of only the best one."""
-    contempt: int = 0
-    """Eval units a draw is worse than 0 for the side to move (midgame search only: exact
-    scores on 8x8 are even disc counts, so contempt below 2 discs could not change a solve)."""
-    exclude: int = 0
-    """Root moves (a square bit mask) not to search: the book builder scores a position's
-    moves that leave its book."""
 
 
 @dataclass(frozen=True)
@@ -336,7 +307,7 @@ class Searcher:
             ctl,
             max_nodes=plan.nodes,
             generation=ctx.tt.generation,
-            mpc_t=plan.selectivity if ctx.mpc.shape[0] > 1 else 0,
+            mpc_t=plan.probcut_t if ctx.mpc.shape[0] > 1 else 0,
             contempt=plan.contempt,
         )
         for h in self.helpers:
@@ -589,7 +560,9 @@ class Searcher:
             nodes=int(self.ctx.ctl[NODES]) + sum(int(h.ctx.ctl[NODES]) for h in self.helpers),
             time=it.elapsed,
             exact=it.exact,
-            selectivity=_percent(plan.selectivity) if plan.selectivity and not it.exact else None,
+            selectivity=(
+                confidence_percent(plan.probcut_t) if plan.probcut_t and not it.exact else None
+            ),
         )
 
     def _pv(self, p: int, o: int, mask: int, first: int, exact: bool, depth: int) -> list[int]:
@@ -630,10 +603,3 @@ def _predict(times: list[float]) -> float:
         return times[-1] * 4
     growth = min(max(times[-1] / times[-2], 2.0), 8.0)
     return times[-1] * growth
-
-
-def _percent(t_hundredths: int) -> int:
-    """Confidence of a ProbCut threshold t (in hundredths of sigma) in percent (one-sided)."""
-    import math
-
-    return round(100 * 0.5 * (1 + math.erf(t_hundredths / 100 / math.sqrt(2))))

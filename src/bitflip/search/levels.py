@@ -38,7 +38,6 @@ the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-web
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from bitflip.search.limits import Limit
@@ -70,22 +69,6 @@ class LevelSpec:
         :data:`WLD_AHEAD` more than the exact solve, up to :data:`WLD_MAX_EMPTIES` (equal to
         ``endgame_depth``: no proofs)."""
         return max(self.endgame_depth, min(self.endgame_depth + WLD_AHEAD, WLD_MAX_EMPTIES))
-
-    @property
-    def probcut_t(self) -> int:
-        """The ProbCut threshold t in hundredths of a standard deviation (0: off)."""
-        if self.selectivity is None:
-            return 0
-        # One-sided normal quantile of the confidence, by bisection (no scipy in the core).
-        q = self.selectivity / 100
-        lo, hi = 0.0, 5.0
-        for _ in range(50):
-            mid = (lo + hi) / 2
-            if 0.5 * (1 + math.erf(mid / math.sqrt(2))) < q:
-                lo = mid
-            else:
-                hi = mid
-        return round(100 * lo)
 
     def limit(self) -> Limit:
         return Limit(depth=self.depth)
