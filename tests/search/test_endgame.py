@@ -26,9 +26,10 @@ from bitflip.search.control import (
     STOP,
     new_control,
 )
-from bitflip.search.driver import RootScore, Searcher
+from bitflip.search.driver import Searcher
 from bitflip.search.endgame import solve_kernel
 from bitflip.search.plan import SearchPlan
+from bitflip.search.root import RootScore
 from bitflip.search.tt import EXACT, NO_MOVE, TranspositionTable, tt_store
 
 from ._exact import assert_fail_soft, brute_force, random_discs

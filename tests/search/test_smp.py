@@ -15,7 +15,6 @@ from bitflip.engine import Engine
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import NODES, new_control
-from bitflip.search.driver import _RootSearch
 from bitflip.search.endgame import DEFER_EMPTIES, solve_kernel
 from bitflip.search.limits import Limit
 from bitflip.search.state import busy_table
@@ -113,29 +112,3 @@ def test_children_another_thread_searches_are_deferred_not_lost(shared_data: Pat
     assert alone == deferred == max(scores.values())
     assert nodes_deferred != nodes_alone
     assert not shared[marked].any()
-
-
-def test_root_moves_another_thread_searches_come_last() -> None:
-    b = Board()
-    p, o = b.side_bitboards()
-    moves = sorted(b.legal_moves)
-    calls: list[int] = []
-    value = {m: 10 * i for i, m in enumerate(moves)}  # the last move is the best
-    by_child = {child(p, o, m): m for m in moves}
-
-    def search(cp: int, co: int, alpha: int, beta: int) -> int:
-        calls.append(by_child[(cp, co)])
-        return -value[by_child[(cp, co)]]
-
-    busy = busy_table(2)
-    key = position_hash(*map(np.uint64, child(p, o, moves[1])))
-    busy[int(key) & (busy.shape[0] - 1)] = key
-    root = _RootSearch(p, o, False, search, new_control(), busy)
-    res = root.pvs(moves, -1000, 1000)
-    assert [m for m in dict.fromkeys(calls)] == [moves[0], *moves[2:], moves[1]]
-    assert max(res, key=lambda r: r.score).move == moves[-1]
-    assert {r.move for r in res} == set(moves)
-    alone = _RootSearch(p, o, False, search, new_control(), busy_table(1))
-    calls.clear()
-    alone.pvs(moves, -1000, 1000)
-    assert list(dict.fromkeys(calls)) == moves

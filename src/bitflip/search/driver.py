@@ -19,10 +19,10 @@ import numpy as np
 
 from bitflip.core.bitboard import child, game_over, legal_moves, squares_of
 from bitflip.core.geometry import PASS
-from bitflip.core.hashing import position_hash
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import (
+    DISC_BOUND,
     EG_RANK,
     EG_TT_EMPTIES,
     EXACT_RANK,
@@ -37,8 +37,9 @@ from bitflip.search.endgame import table_empties
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
 from bitflip.search.plan import SearchPlan, confidence_percent
-from bitflip.search.state import busy_table, claim, is_claimed, release
-from bitflip.search.tt import TranspositionTable, bound_of
+from bitflip.search.root import RootScore, RootSearch, disc_widen
+from bitflip.search.state import busy_table
+from bitflip.search.tt import TranspositionTable
 
 ASPIRATION = 2 * EVAL_SCALE
 """Half-width of the first aspiration window around the previous iteration's score."""
@@ -48,130 +49,6 @@ SELECTIVE_SOLVE_EMPTIES = 20
 """From this many empties an exact solve is preceded by selective (ProbCut) passes."""
 SELECTIVE_RANKS = (1, 2)
 """The endgame ranks of those passes (see ``bitflip.search.endgame.EG_PC_T``)."""
-
-
-@dataclass(frozen=True)
-class RootScore:
-    move: int
-    score: int
-    bound: int
-
-
-Widen = Callable[[int, int, int], tuple[int, int] | None]
-"""Given a root search's best score and its window: the next window, or None if it is inside."""
-
-
-@dataclass(frozen=True)
-class _RootSearch:
-    """The root moves of (p, o), each child valued by ``search(p, o, alpha, beta)``."""
-
-    p: int
-    o: int
-    all_moves: bool
-    """Score every move exactly (multi-PV), not only the best."""
-    search: Callable[[int, int, int, int], int]
-    ctl: np.ndarray
-    busy: np.ndarray
-    """The threads' table of positions being searched (:func:`busy_table`)."""
-
-    def pvs(self, moves: list[int], alpha: int, beta: int) -> list[RootScore]:
-        """PVS over the root moves in the given order; with other threads, the moves one of
-        them is searching come last (as the kernels defer such children)."""
-        out: list[RootScore] = []
-        a = alpha
-        order = list(moves)
-        busy = self.busy
-        shared = busy.shape[0] > 1
-        deferrable = len(order) if shared and not self.all_moves else 0
-        i = 0
-        while i < len(order):
-            sq = order[i]
-            np_, no = child(self.p, self.o, sq)
-            if not shared:
-                v, lo = self._value(i, np_, no, a, alpha, beta)
-            else:
-                key = np.uint64(position_hash(np.uint64(np_), np.uint64(no)))
-                if 0 < i < deferrable and is_claimed(busy, key):
-                    order.append(sq)
-                    i += 1
-                    continue
-                claim(busy, key)
-                v, lo = self._value(i, np_, no, a, alpha, beta)
-                release(busy, key)
-            i += 1
-            if self.ctl[STOP]:
-                break
-            bound = bound_of(v, lo, beta)
-            out.append(RootScore(sq, v, bound))
-            if v > a:
-                a = v
-                if a >= beta and not self.all_moves:
-                    break
-        return out
-
-    def _value(self, i: int, np_: int, no: int, a: int, alpha: int, beta: int) -> tuple[int, int]:
-        """The score of the ``i``-th root child and the lower end of its final window."""
-        if i == 0 or self.all_moves:
-            lo = alpha if self.all_moves else a
-            return -self.search(np_, no, -beta, -lo), lo
-        lo = a
-        v = -self.search(np_, no, -a - 1, -a)
-        if a < v < beta:
-            lo = v - 1
-            v = -self.search(np_, no, -beta, -lo)
-        return v, lo
-
-    def aspiration(
-        self, moves: list[int], alpha: int, beta: int, widen: Widen
-    ) -> list[RootScore] | None:
-        """PVS in (alpha, beta), widened by ``widen`` until the best score is inside; the
-        move that failed high goes first. None when stopped."""
-        while True:
-            res = self.pvs(moves, alpha, beta)
-            if self.ctl[STOP] or not res:
-                return None
-            best = max(res, key=lambda r: r.score)
-            window = widen(best.score, alpha, beta)
-            if window is None:
-                return res
-            if best.score >= beta:
-                moves = [best.move] + [m for m in moves if m != best.move]
-            alpha, beta = window
-
-
-def disc_widen(wld: bool = False) -> Widen:
-    """How an endgame pass widens its window (discs): from the failed score 4 discs on, then
-    8, 16...; once it has failed both ways, the whole scale. A win/loss/draw pass never
-    widens: (-1, 1) already tells a win (>= 1), a draw and a loss (<= -1).
-
-    A narrow step costs far less than the rest of the scale: FFO #57 (-10) failed its exact
-    window low at -8, and (-65, -7) took 143 s where (-12, -7) takes 48 s (2 discs: 92 s in
-    two steps; 8: 110 s). Where the guess holds nothing changes (FFO #45-#54).
-
-    A fail-soft failed score is itself a bound, so the next window starts there. But the
-    table of a selective pass holds ProbCut's guesses beside proven bounds, and those
-    disagree: a pass can fail high at 10 and then low at 9, and two windows that start at
-    each other's failed score would alternate for ever (it happened in a game: an NBoard
-    move that never came). The whole scale always holds the score.
-    """
-    failed_low = failed_high = False
-    width = 2
-
-    def widen(score: int, alpha: int, beta: int) -> tuple[int, int] | None:
-        nonlocal failed_low, failed_high, width
-        if wld:
-            return None
-        if score <= alpha and alpha > -65:
-            failed_low = True
-            width *= 2
-            return (-65, 65) if failed_high else (max(-65, score - width), score + 1)
-        if score >= beta and beta < 65:
-            failed_high = True
-            width *= 2
-            return (-65, 65) if failed_low else (score - 1, min(65, score + width))
-        return None
-
-    return widen
 
 
 @dataclass(frozen=True)
@@ -491,7 +368,7 @@ class Searcher:
                 return alpha, min(INF, score + width)
             return None
 
-        root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
+        root = RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
         res = root.aspiration(moves, alpha, beta, widen)
         if res is None:
             return None
@@ -543,10 +420,10 @@ class Searcher:
         def search(a: int, b: int, c: int, d: int) -> int:
             return ctx.endgame(a, b, mask, c, d)
 
-        alpha, beta = (-1, 1) if plan.wld else (-65, 65)
+        alpha, beta = (-1, 1) if plan.wld else (-DISC_BOUND, DISC_BOUND)
         if guess is not None and not plan.wld:  # a proof's window is always (-1, 1)
-            alpha, beta = max(guess - width, -65), min(guess + width, 65)
-        root = _RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
+            alpha, beta = max(guess - width, -DISC_BOUND), min(guess + width, DISC_BOUND)
+        root = RootSearch(req.p, req.o, plan.multipv, search, ctx.ctl, ctx.busy)
         return root.aspiration(moves, alpha, beta, disc_widen(plan.wld))
 
     # --- reporting ---------------------------------------------------------------------------

@@ -13,6 +13,7 @@ import numpy as np
 from bitflip.core.bitboard import legal_moves, lowest_square, play, popcount
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.search.alphabeta import SearchContext
+from bitflip.search.control import DISC_BOUND
 from bitflip.search.driver import Searcher
 
 _CONTEXTS: dict[int, SearchContext] = {}
@@ -38,11 +39,15 @@ def _context(mask: int) -> SearchContext:
 
 
 def solve(
-    p: np.uint64 | int, o: np.uint64 | int, mask: np.uint64 | int, alpha: int = -65, beta: int = 65
+    p: np.uint64 | int,
+    o: np.uint64 | int,
+    mask: np.uint64 | int,
+    alpha: int = -DISC_BOUND,
+    beta: int = DISC_BOUND,
 ) -> int:
     """Exact final margin of (p, o) for the side to move, within the window (alpha, beta)
     (fail-soft: a score at or beyond a bound is a bound)."""
-    a, b = max(int(alpha), -65), min(int(beta), 65)
+    a, b = max(int(alpha), -DISC_BOUND), min(int(beta), DISC_BOUND)
     return _context(int(mask)).endgame(int(p), int(o), int(mask), a, b)
 
 
