@@ -541,21 +541,31 @@ def test_discs_are_shaded_and_a_move_turns_them_over(page: Any, server: str) -> 
     assert page.locator("#board radialGradient#disc-black").count() == 1
     fill = page.eval_on_selector("#board circle.disc[data-sq=d5]", "d => getComputedStyle(d).fill")
     assert fill == 'url("#disc-black")'
-    page.click("#board rect[data-sq=f5]")
-    page.wait_for_selector("#board circle.disc.flip-to-black[data-sq=e5]")
-    assert page.locator("#board circle.disc.place-anim[data-sq=f5]").count() == 1
-    # The turned disc shows its old colour until it is edge-on, then the new one.
-    seen = page.eval_on_selector(
-        "#board circle.disc[data-sq=e5]",
-        """d => [40, 330].map(t => {
-            for (const a of d.getAnimations()) {
-                a.pause();
-                a.currentTime = t + a.effect.getTiming().delay;
-            }
-            return getComputedStyle(d).fill;
-        })""",
+    # Watch for the move's drawing from before the click, and read it in the same frame (a
+    # later redraw, a hover say, may come after the animation's end on a slow machine).
+    page.evaluate(
+        """() => { window.seenFlip = new Promise(resolve => {
+            setTimeout(() => resolve(['no flip of e5 drawn in 10 s']), 10000);
+            const look = () => {
+                const d = document.querySelector('#board circle.disc.flip-to-black[data-sq=e5]');
+                if (!d) return requestAnimationFrame(look);
+                const placed = document.querySelector('#board circle.disc[data-sq=f5]');
+                const fills = [40, 330].map(t => {
+                    for (const a of d.getAnimations()) {
+                        a.pause();
+                        a.currentTime = t + a.effect.getTiming().delay;
+                    }
+                    return getComputedStyle(d).fill;
+                });
+                resolve([placed.classList.contains('place-anim'), ...fills]);
+            };
+            look();
+        }); }"""
     )
-    assert seen == ['url("#disc-white")', 'url("#disc-black")']
+    page.click("#board rect[data-sq=f5]")
+    # The new disc drops in; the turned one shows its old colour until it is edge-on, then
+    # the new one.
+    assert page.evaluate("window.seenFlip") == [True, 'url("#disc-white")', 'url("#disc-black")']
 
 
 def test_the_evaluation_graph_is_larger_with_a_score_after_every_move(
