@@ -60,7 +60,6 @@ function renderBoard() {
     cells: view.cells,
     legal: view.legal,
     lastMove: view.last_move,
-    flipped: view.flipped,
     showLegal: view.human_to_move,
     hover: st.hover,
     hints: hintMap(),

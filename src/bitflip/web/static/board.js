@@ -57,7 +57,7 @@ export const STAGGER_MS = 45; // the next disc along a line starts this much lat
 
 /**
  * Draw a board into `svg`.
- * model: {size, cells, legal: [names], lastMove, flipped: [names], showLegal, hover,
+ * model: {size, cells, legal: [names], lastMove, showLegal, hover,
  *         hints: Map(name -> {score, exact, best}), flash: bool,
  *         rotate: bool (seen from white's side),
  *         animate: {squares: Set(names) of discs that just turned or appeared, elapsed: ms}}
