@@ -354,7 +354,7 @@ def net_mcts(min_time: float) -> list[Row]:
     from bitflip.search.mcts.agent import MCTSAgent
 
     ev = NetPolicyValue.from_file(shipped_az_net(8), "cpu")
-    agent = MCTSAgent(200, ev)
+    agent = MCTSAgent(sims=200, policy_value=ev)
     rows: list[Row] = [("MCTS agent, 8x8 net, one game, 8 leaves a call", "bitflip mcts agent",
                         _timed(lambda: (agent.select_move(Board()), 200)[1], min_time),
                         "sims/s")]  # fmt: skip

@@ -7,7 +7,7 @@ import pytest
 
 from bitflip.core import bitboard as bb
 from bitflip.core.board import Board
-from bitflip.search.mcts import BatchedMCTS, GumbelMCTS, MCTSConfig, make_mcts
+from bitflip.search.mcts import BatchedMCTS, BatchedSearch, GumbelMCTS, MCTSConfig, make_mcts
 from bitflip.search.mcts.games import play_match
 from bitflip.search.mcts.gumbel import halving_schedule
 
@@ -146,6 +146,13 @@ def test_gumbel_plays_matches_with_few_simulations(sims: int) -> None:
 def test_plain_batched_search_refuses_a_gumbel_config() -> None:
     with pytest.raises(ValueError, match="make_mcts"):
         BatchedMCTS(KnownTree(), 1, MCTSConfig(root="gumbel"))
+    gumbel = make_mcts(KnownTree(), 2, MCTSConfig(root="gumbel", gumbel_m=3), seed=4)
+    # The Gumbel root is its own search that owns PUCT trees, not a PUCT search.
+    assert isinstance(gumbel, BatchedSearch) and not isinstance(gumbel, BatchedMCTS)
+    assert isinstance(gumbel.tree, BatchedMCTS) and gumbel.tree.num_games == 6
+    assert (gumbel.num_games, gumbel.size) == (2, KnownTree().size)
+    with pytest.raises(TypeError, match="abstract"):
+        BatchedSearch(KnownTree(), 1, MCTSConfig())  # type: ignore[abstract]
     with pytest.raises(ValueError, match="root"):
         MCTSConfig(root="alphago")
 

@@ -22,15 +22,25 @@ from bitflip.core.geometry import board_mask
 from bitflip.learn.az_config import SelfPlayConfig
 from bitflip.learn.shards import NO_SCORE
 from bitflip.search.exact import solve
-from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, SearchOutput, make_mcts
+from bitflip.search.mcts import (
+    BatchedMCTS,
+    BatchedSearch,
+    MCTSConfig,
+    PolicyValueFn,
+    SearchOutput,
+    make_mcts,
+)
 from bitflip.search.mcts.games import GameBatch
 
 Key = tuple[int, int, int]
 """(game, player discs, opponent discs): a position of one game (positions never repeat)."""
 
 
-class SelfPlaySearch(BatchedMCTS):
+class SelfPlaySearch(BatchedSearch):
     """Full searches (recorded) for a random fraction of the moves, cheap ones for the rest.
+
+    It owns two searches built by :func:`~bitflip.search.mcts.make_mcts`, ``full`` and
+    ``cheap`` (None when every move gets the full search), and asks each for its moves.
 
     Args:
         policy_value: the network.
@@ -51,14 +61,9 @@ class SelfPlaySearch(BatchedMCTS):
         *,
         seed: int = 0,
     ) -> None:
-        # Not BatchedMCTS.__init__: the trees are those of the two searches inside.
-        self.policy_value = policy_value
-        self.config = config
-        self.size = policy_value.size
-        self.mask = board_mask(self.size)
-        self.rng = np.random.default_rng(seed)
+        super().__init__(policy_value, num_games, config, seed=seed)
         self.full = make_mcts(policy_value, num_games, config, seed=seed)
-        self.cheap: BatchedMCTS | None = None
+        self.cheap: BatchedSearch | None = None
         if full_search_prob < 1.0:
             cheap = replace(config, sims=min(cheap_sims, config.sims))
             self.cheap = make_mcts(policy_value, num_games, cheap, seed=seed + 1)
@@ -188,7 +193,7 @@ def selfplay_search(
     selfplay: SelfPlayConfig | None = None,
     seed: int = 0,
     value_margin: float = 0.0,
-) -> BatchedMCTS:
+) -> BatchedSearch:
     """The searcher of a self-play shard: plain PUCT as before unless a switch of
     ``selfplay`` (exact leaf values, playout caps) or a Gumbel root asks for more.
     ``value_margin`` is ``train.value_margin``: exact leaves get the value target's blend."""

@@ -52,5 +52,6 @@ def mcts_agent(
     name += f",root={root}" if root != "puct" else ""
     name += f",exact={exact}" if exact else ""
     return MCTSAgent(
-        sims, policy_value, cpuct, leaves, rollouts, size, seed, name, root, gumbel_m, exact
-    )
+        sims=sims, policy_value=policy_value, cpuct=cpuct, leaves=leaves, rollouts=rollouts,
+        size=size, seed=seed, name=name, root=root, gumbel_m=gumbel_m, exact=exact,
+    )  # fmt: skip

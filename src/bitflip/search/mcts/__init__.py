@@ -1,7 +1,8 @@
 """Monte Carlo tree search: array-based PUCT trees, batched leaf evaluation across games.
 
 :func:`make_mcts` builds the search a config names: PUCT at the root, or the Gumbel root of
-:mod:`.gumbel`.
+:mod:`.gumbel`. Both are a :class:`BatchedSearch`, the interface that the games of
+:mod:`.games` drive.
 
 The search defines the :class:`PolicyValueFn` protocol it consumes; :mod:`bitflip.nn.policy_value`
 implements it with a network and :mod:`.rollout` with random playouts.
@@ -13,6 +14,7 @@ from bitflip.search.mcts.gumbel import GumbelMCTS, make_mcts
 from bitflip.search.mcts.search import (
     NUM_MOVES,
     BatchedMCTS,
+    BatchedSearch,
     MCTSConfig,
     PolicyValueFn,
     SearchOutput,
@@ -22,6 +24,7 @@ from bitflip.search.mcts.search import (
 __all__ = [
     "NUM_MOVES",
     "BatchedMCTS",
+    "BatchedSearch",
     "GumbelMCTS",
     "MCTSConfig",
     "PolicyValueFn",

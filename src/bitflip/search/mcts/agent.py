@@ -14,11 +14,13 @@ from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
 from bitflip.search.mcts.gumbel import make_mcts
 from bitflip.search.mcts.rollout import RolloutPolicyValue
-from bitflip.search.mcts.search import BatchedMCTS, MCTSConfig, PolicyValueFn, choose_moves
+from bitflip.search.mcts.search import BatchedSearch, MCTSConfig, PolicyValueFn, choose_moves
 
 
 class MCTSAgent:
     """Plays the most visited move after ``sims`` simulations from a fresh tree.
+
+    Every argument is a keyword (``MCTSAgent(sims=400, policy_value=net)``).
 
     Args:
         sims: simulations per move.
@@ -39,6 +41,7 @@ class MCTSAgent:
 
     def __init__(
         self,
+        *,
         sims: int = 200,
         policy_value: PolicyValueFn | None = None,
         cpuct: float = 1.5,
@@ -62,10 +65,10 @@ class MCTSAgent:
         self.rollouts = rollouts
         self.seed = seed
         self._size = size
-        self._searchers: dict[int, BatchedMCTS] = {}
+        self._searchers: dict[int, BatchedSearch] = {}
         self.name = name or f"mcts:sims={sims}"
 
-    def _searcher(self, size: int) -> BatchedMCTS:
+    def _searcher(self, size: int) -> BatchedSearch:
         if size not in self._searchers:
             pv = self.policy_value
             if pv is None:

@@ -17,7 +17,7 @@ from bitflip.core.arrays import legal_moves_many, play_many, random_moves
 from bitflip.core.bitboard import margin_with_empties
 from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
-from bitflip.search.mcts.search import BatchedMCTS, choose_moves
+from bitflip.search.mcts.search import BatchedSearch, choose_moves
 
 
 class MovePicker(Protocol):
@@ -62,7 +62,7 @@ def _board(p: int, o: int, side: int, size: int) -> Board:
 
 
 def play_games(
-    players: Sequence[BatchedMCTS | MovePicker],
+    players: Sequence[BatchedSearch | MovePicker],
     seats: np.ndarray,
     *,
     record: bool = False,
@@ -75,7 +75,7 @@ def play_games(
 ) -> GameBatch:
     """Play ``len(seats)`` games; ``seats[g] = (i, j)``: players[i] is black, players[j] white.
 
-    A player is a :class:`BatchedMCTS` (all its games searched in one batch) or any registry
+    A player is a :class:`BatchedSearch` (all its games searched in one batch) or any registry
     :class:`~bitflip.agents.Agent` (asked game by game).
 
     Args:
@@ -88,7 +88,7 @@ def play_games(
             opening; default: each game its own.
         on_move: called with (games still running, step) after every step.
     """
-    size = next(pl.size for pl in players if isinstance(pl, BatchedMCTS))
+    size = next(pl.size for pl in players if isinstance(pl, BatchedSearch))
     mask = board_mask(size)
     n = len(seats)
     rng = np.random.default_rng(seed)
@@ -126,7 +126,7 @@ def play_games(
                 todo = multi & (mover == i)
                 if not todo.any():
                     continue
-                if not isinstance(mcts, BatchedMCTS):
+                if not isinstance(mcts, BatchedSearch):
                     for g in np.flatnonzero(todo):
                         moves[g] = mcts.select_move(_board(int(p[g]), int(o[g]), side[g], size))
                         policy[g, moves[g]] = 1.0
@@ -202,8 +202,8 @@ class MatchResult:
 
 
 def play_match(
-    a: BatchedMCTS | MovePicker,
-    b: BatchedMCTS | MovePicker,
+    a: BatchedSearch | MovePicker,
+    b: BatchedSearch | MovePicker,
     pairs: int,
     *,
     opening_plies: int = 4,

@@ -30,11 +30,12 @@ from dataclasses import replace
 import numpy as np
 
 from bitflip.core.arrays import legal_moves_many, play_many
-from bitflip.core.geometry import PASS, board_mask
+from bitflip.core.geometry import PASS
 from bitflip.search.mcts import tree as t
 from bitflip.search.mcts.search import (
     NUM_MOVES,
     BatchedMCTS,
+    BatchedSearch,
     MCTSConfig,
     PolicyValueFn,
     SearchOutput,
@@ -84,15 +85,18 @@ def sigma(q: np.ndarray, n_max: np.ndarray, c_visit: float, c_scale: float) -> n
 
 def make_mcts(
     policy_value: PolicyValueFn, num_games: int, config: MCTSConfig, *, seed: int = 0
-) -> BatchedMCTS:
+) -> BatchedSearch:
     """The batched search that ``config.root`` names: PUCT or the Gumbel root."""
     if config.root == "gumbel":
         return GumbelMCTS(policy_value, num_games, config, seed=seed)
     return BatchedMCTS(policy_value, num_games, config, seed=seed)
 
 
-class GumbelMCTS(BatchedMCTS):
+class GumbelMCTS(BatchedSearch):
     """The Gumbel root over ``num_games`` positions at once; ``search`` as :class:`BatchedMCTS`.
+
+    The trees below the root are one :class:`BatchedMCTS`, ``self.tree``, with a PUCT tree per
+    (game, sampled root move); each pass of sequential halving is one of its rounds.
 
     ``SearchOutput.visits`` holds the root visit counts with half a visit added to the chosen
     move (so that the most-visited rule of :func:`~.search.choose_moves` plays it, ties
@@ -102,13 +106,7 @@ class GumbelMCTS(BatchedMCTS):
     def __init__(
         self, policy_value: PolicyValueFn, num_games: int, config: MCTSConfig, *, seed: int = 0
     ) -> None:
-        # Not BatchedMCTS.__init__: the trees live in ``self.tree``, one per (game, root move).
-        self.policy_value = policy_value
-        self.config = config
-        self.size = policy_value.size
-        self.mask = board_mask(self.size)
-        self.rng = np.random.default_rng(seed)
-        self.num_games = num_games
+        super().__init__(policy_value, num_games, config, seed=seed)
         self.m = config.gumbel_m
         # The most visits one root move can get: one a pass, and two moves make the most
         # passes (a lone move is forced; its tree takes the visits that fit).
@@ -116,7 +114,6 @@ class GumbelMCTS(BatchedMCTS):
         cap = max((len(s) for s in schedules), default=config.sims)
         sub = replace(config, root="puct", sims=cap + 2, leaves_per_game=1)
         self.tree = BatchedMCTS(policy_value, num_games * self.m, sub, seed=seed)
-        self.pool = self.tree.pool
         self.cap = cap
 
     def search(
@@ -190,7 +187,7 @@ class GumbelMCTS(BatchedMCTS):
             rank = np.argsort(np.argsort(-key, axis=1, kind="stable"), axis=1)
             todo = np.zeros(pool.games, np.bool_)
             todo[slots] = (valid & (rank < per_round[:, r : r + 1])).ravel()
-            self.tree._select(todo, 1)
+            self.tree.select(todo, 1)
             gk = np.nonzero(pool.leaf_node >= 0)
             if len(gk[0]):
                 lp, lv = self.policy_value.evaluate(pool.leaf_p[gk], pool.leaf_o[gk])
@@ -199,7 +196,7 @@ class GumbelMCTS(BatchedMCTS):
                 first[gk[0][at_root]] = lv[at_root]
                 slot = np.zeros(pool.leaf_node.shape, np.int64)
                 slot[gk] = np.arange(len(gk[0]))
-                self.tree._expand(slot, np.asarray(lp, np.float32), lv)
+                self.tree.expand(slot, np.asarray(lp, np.float32), lv)
                 evaluations += len(gk[0])
                 batches += 1
             n, q = self._root_values(slots, first, valid)

@@ -9,6 +9,7 @@ rollouts in :mod:`.rollout`). "Evaluation" without more words means the static e
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
@@ -104,7 +105,50 @@ class SearchOutput:
         return np.asarray(self.visits / np.maximum(total, 1e-12), np.float32)
 
 
-class BatchedMCTS:
+class BatchedSearch(ABC):
+    """A search over up to ``num_games`` positions at once, one policy-value batch a round.
+
+    What :func:`~bitflip.search.mcts.games.play_games` drives: :class:`BatchedMCTS` (PUCT),
+    :class:`~bitflip.search.mcts.gumbel.GumbelMCTS` (the Gumbel root over PUCT trees it owns)
+    and self-play's searcher, which holds two of these.
+
+    Args:
+        policy_value: priors and values of leaf batches; its ``size`` is the board size.
+        num_games: positions one ``search`` takes at most.
+        config: the search parameters.
+        seed: seeds the search's own random choices (root noise, Gumbel variables).
+    """
+
+    def __init__(
+        self, policy_value: PolicyValueFn, num_games: int, config: MCTSConfig, *, seed: int = 0
+    ) -> None:
+        self.policy_value = policy_value
+        self.num_games = num_games
+        self.config = config
+        self.size = policy_value.size
+        self.mask = board_mask(self.size)
+        self.rng = np.random.default_rng(seed)
+
+    @abstractmethod
+    def search(
+        self,
+        p: np.ndarray,
+        o: np.ndarray,
+        active: np.ndarray | None = None,
+        *,
+        noise: bool = False,
+    ) -> SearchOutput:
+        """Search every active position ``(p[g], o[g])`` from fresh trees.
+
+        Args:
+            p: uint64 (G,) discs of the side to move; G <= num_games.
+            o: uint64 (G,) discs of the opponent.
+            active: bool (G,) which games to search (default all); finished games must be off.
+            noise: root exploration noise (self-play).
+        """
+
+
+class BatchedMCTS(BatchedSearch):
     """PUCT search run in lockstep for up to ``num_games`` positions, one network batch a round.
 
     >>> from bitflip.search.mcts.rollout import RolloutPolicyValue
@@ -119,15 +163,11 @@ class BatchedMCTS:
     def __init__(
         self, policy_value: PolicyValueFn, num_games: int, config: MCTSConfig, *, seed: int = 0
     ) -> None:
-        if config.root != "puct" and type(self) is BatchedMCTS:
+        if config.root != "puct":
             raise ValueError(f"root {config.root!r}: build the search with make_mcts")
-        self.policy_value = policy_value
-        self.config = config
-        self.size = policy_value.size
-        self.mask = board_mask(self.size)
+        super().__init__(policy_value, num_games, config, seed=seed)
         nodes = config.sims + config.leaves_per_game + 8
         self.pool = t.TreePool(num_games, nodes, nodes * 16 + 64, config.leaves_per_game)
-        self.rng = np.random.default_rng(seed)
 
     def search(
         self,
@@ -137,14 +177,8 @@ class BatchedMCTS:
         *,
         noise: bool = False,
     ) -> SearchOutput:
-        """Search every active position ``(p[g], o[g])`` from a fresh tree.
-
-        Args:
-            p: uint64 (G,) discs of the side to move; G <= num_games.
-            o: uint64 (G,) discs of the opponent.
-            active: bool (G,) which games to search (default all); finished games must be off.
-            noise: mix Dirichlet noise into the root priors (self-play exploration).
-        """
+        """Search every active position from a fresh tree; ``noise`` mixes Dirichlet noise
+        into the root priors."""
         pool, cfg = self.pool, self.config
         g_count = p.shape[0]
         if g_count > pool.games:
@@ -163,14 +197,14 @@ class BatchedMCTS:
             todo = act & (pool.sims < cfg.sims)
             if not todo.any():
                 break
-            self._select(todo, k_leaves)
+            self.select(todo, k_leaves)
             gk = np.nonzero(pool.leaf_node >= 0)
             n = len(gk[0])
             if n:
                 pol, val = self.policy_value.evaluate(pool.leaf_p[gk], pool.leaf_o[gk])
                 slot = np.zeros(pool.leaf_node.shape, np.int64)
                 slot[gk] = np.arange(n)
-                self._expand(slot, np.asarray(pol, np.float32), np.asarray(val, np.float32))
+                self.expand(slot, np.asarray(pol, np.float32), np.asarray(val, np.float32))
                 evaluations += n
                 batches += 1
             if not noised:
@@ -184,7 +218,8 @@ class BatchedMCTS:
         t.root_stats(pool.nfirst, pool.nnum, pool.nstate, pool.emove, pool.en, pool.ew, visits, q)
         return SearchOutput(visits[:g_count], q[:g_count], evaluations, batches)
 
-    def _select(self, todo: np.ndarray, k_leaves: int) -> None:
+    def select(self, todo: np.ndarray, k_leaves: int) -> None:
+        """Descend ``k_leaves`` times in every tree where ``todo``; fill the pool's leaf slots."""
         pool, cfg = self.pool, self.config
         work = int(todo.sum()) * k_leaves * t.SELECT_WORK
         parallel.call(
@@ -193,7 +228,9 @@ class BatchedMCTS:
             cfg.fpu, cfg.virtual_loss, self.mask,
         )  # fmt: skip
 
-    def _expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:
+    def expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:
+        """Expand the pending leaves with their evaluations (leaf ``(g, k)`` at row
+        ``slot[g, k]``) and back the values up."""
         pool, cfg = self.pool, self.config
         parallel.call(
             t.expand_backup, t.expand_backup_parallel, len(val) * t.SELECT_WORK,
