@@ -1,4 +1,7 @@
-"""The engine facade: positions, limits, stop from another thread, pondering, analysis, agents."""
+"""The engine facade: positions, limits, stop from another thread, pondering, analysis.
+
+Its agents (``engine:``, ``alphabeta:``) are tested with the others in tests/test_agents.py.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,6 @@ import threading
 import pytest
 
 from bitflip import PASS, Board
-from bitflip.agents import make_agent
 from bitflip.engine import Engine, MoveAnalysis
 from bitflip.search.limits import Clocks, Limit, SearchInfo
 
@@ -118,37 +120,3 @@ def test_analyze_game_marks_the_played_moves(engine: Engine) -> None:
     for r in rows:
         assert isinstance(r, MoveAnalysis) and r.loss >= 0
         assert (r.loss == 0) == (r.played_score == r.best_score)
-
-
-@pytest.mark.parametrize("spec", ["alphabeta:depth=2", "alphabeta:time=0.01", "engine:level=1"])
-@pytest.mark.parametrize("size", [6, 8])
-def test_agents_play_legal_games(spec: str, size: int) -> None:
-    for black, white in ((spec, "random"), ("random", spec)):
-        agents = [make_agent(black, seed=1), make_agent(white, seed=2)]
-        b = Board(size=size)
-        while not b.is_game_over():
-            before = repr(b)
-            m = agents[b.turn].select_move(b)
-            assert repr(b) == before and m in b.legal_moves
-            b.push(m)
-
-
-@pytest.mark.parametrize("spec", ["alphabeta:depth=3", "engine:level=2"])
-def test_agents_are_reproducible(spec: str) -> None:
-    def game() -> list[int]:
-        agents = [make_agent(spec, seed=5), make_agent(spec, seed=5)]
-        b = Board()
-        while not b.is_game_over():
-            b.push(agents[b.turn].select_move(b))
-        return b.move_stack
-
-    assert game() == game()
-
-
-def test_bad_agent_parameters_are_clear() -> None:
-    with pytest.raises(ValueError, match="depth"):
-        make_agent("alphabeta:depth=0")
-    with pytest.raises(ValueError, match="level"):
-        make_agent("engine:level=99")
-    with pytest.raises(ValueError, match="evaluation"):
-        make_agent("alphabeta:depth=2,eval=nonsense")

@@ -1,5 +1,8 @@
 """Agents and the registry that builds them from spec strings.
 
+:data:`BUILTINS` names every built-in agent with its factory; the baselines are defined here,
+the others where their machinery lives (engine, networks, learners, NBoard client).
+
 A spec is ``name`` or ``name:key=value,key=value``, e.g. ``"minimax:depth=3"``. Every agent
 takes a ``seed`` so that games are reproducible; ties are broken at random with that seed.
 
@@ -229,18 +232,65 @@ class MinimaxAgent(_SeededAgent):
 DEFAULT_OPPONENT = f"engine:level={DEFAULT_LEVEL}"
 """The opponent a person gets without choosing: the engine at its default level."""
 
-register_agent("random", RandomAgent)
-register_agent("greedy", GreedyAgent)
-register_agent("positional", PositionalAgent)
-register_agent("minimax", MinimaxAgent)
-register_agent("nboard", "bitflip.protocols.client:NBoardAgent")
-register_agent("alphabeta", "bitflip.engine:AlphaBetaAgent")
-register_agent("engine", "bitflip.engine:EngineAgent")
-register_agent("mcts", "bitflip.nn.mcts_agent:mcts_agent")
-register_agent("qlearning", "bitflip.learn.qlearning:QLearningAgent")
-register_agent("policy", "bitflip.nn.agents:PolicyAgent")
-register_agent("value", "bitflip.nn.agents:ValueAgent")
-register_agent("td", "bitflip.learn.td:TDAgent")
 
-BUILTIN_AGENTS: tuple[str, ...] = tuple(sorted(_REGISTRY))
+# --- the registry of built-in agents -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuiltinAgent:
+    """A built-in agent: its factory as ``"module:attr"`` (imported on first use) and what it is."""
+
+    factory: str
+    summary: str
+    needs_torch: bool = False
+    """Only with the ``nn`` extra (building it imports torch)."""
+    alias_of: str | None = None
+    """Another spelling of that agent, kept so that specs stored under it still build."""
+
+
+BUILTINS: dict[str, BuiltinAgent] = {
+    "random": BuiltinAgent("bitflip.agents:RandomAgent", "a uniformly random legal move"),
+    "greedy": BuiltinAgent("bitflip.agents:GreedyAgent", "the move that flips the most discs"),
+    "positional": BuiltinAgent(
+        "bitflip.agents:PositionalAgent", "one ply on the classic disc-square table"
+    ),
+    "minimax": BuiltinAgent(
+        "bitflip.agents:MinimaxAgent", "depth=N: the fixed minimax yardstick of recorded results"
+    ),
+    "engine": BuiltinAgent(
+        "bitflip.engine:engine_agent",
+        "the engine: level=N, or depth=N / time=S (seconds a move) with eval=NAME",
+    ),
+    "alphabeta": BuiltinAgent(
+        "bitflip.engine:AlphaBetaAgent",
+        "engine:depth=N / engine:time=S under its first name (default depth 6)",
+        alias_of="engine",
+    ),
+    "mcts": BuiltinAgent(
+        "bitflip.nn.mcts_agent:mcts_agent",
+        "sims=N: PUCT or Gumbel search; net=FILE evaluates with a network (torch), else rollouts",
+    ),
+    "policy": BuiltinAgent(
+        "bitflip.nn.agents:PolicyAgent", "the policy network's move", needs_torch=True
+    ),
+    "value": BuiltinAgent(
+        "bitflip.nn.agents:ValueAgent", "depth=N search on the value network", needs_torch=True
+    ),
+    "td": BuiltinAgent("bitflip.learn.td:TDAgent", "depth=N search on TD-learned weights"),
+    "qlearning": BuiltinAgent("bitflip.learn.qlearning:QLearningAgent", "table=FILE: Q-table"),
+    "nboard": BuiltinAgent(
+        "bitflip.protocols.client:NBoardAgent", "cmd=COMMAND: an external NBoard engine"
+    ),
+}
+"""Every agent bitflip itself has, by spec name: the one place that names them all.
+
+Each engine has one spec name; ``alphabeta`` stays as an alias of ``engine`` because tournament
+stores, recorded results and web pages hold specs written with it. Factories are imported only
+when an agent is built, so torch is imported only by the agents that need it.
+"""
+
+for _name, _entry in BUILTINS.items():
+    register_agent(_name, _entry.factory)
+
+BUILTIN_AGENTS: tuple[str, ...] = tuple(sorted(BUILTINS))
 """The agents bitflip itself registers (plugins and tests may register more)."""

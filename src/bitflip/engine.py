@@ -20,7 +20,7 @@ import random
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS
@@ -390,3 +390,26 @@ class AlphaBetaAgent(EngineAgent):
 
     def _limit(self) -> Limit | None:
         return Limit(depth=self.depth, time=self.time)
+
+
+def engine_agent(
+    level: int | None = None,
+    depth: int | None = None,
+    time: float | None = None,
+    **options: Any,
+) -> EngineAgent:
+    """The agent of spec ``engine:...`` (registered in :mod:`bitflip.agents`).
+
+    ``engine:level=N`` plays a level (:class:`EngineAgent`, the default level without any);
+    ``engine:depth=N`` or ``engine:time=S`` (seconds a move) searches to a fixed depth or
+    time (:class:`AlphaBetaAgent`, named ``engine:depth=N``). ``options`` are the agent's
+    other parameters (``eval``, ``seed``, ``tt_mb``; levels also ``threads``, ``book``,
+    ``book_random``).
+    """
+    if depth is None and time is None:
+        return EngineAgent(DEFAULT_LEVEL if level is None else level, **options)
+    if level is not None:
+        raise ValueError("engine takes a level, or a depth or time, not both")
+    agent = AlphaBetaAgent(depth, time, **options)
+    agent.name = "engine:" + agent.name.partition(":")[2]
+    return agent
