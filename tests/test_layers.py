@@ -1,12 +1,17 @@
 """The imports follow the layers of docs/architecture.md: every import in src/bitflip, at the top
 of a module or inside a function, goes from a package to one it may use, and no two packages
-import each other, directly or around a loop."""
+import each other, directly or around a loop. What a module imports when it runs (torch above
+all) is checked in a fresh interpreter."""
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections import defaultdict
 from pathlib import Path
+
+import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "bitflip"
 
@@ -145,3 +150,47 @@ def test_the_checker_finds_a_wrong_import_and_a_cycle(tmp_path: Path) -> None:
     edges = import_edges(src)
     assert wrong_imports(edges) == ["search imports nn at search/__init__.py:2"]
     assert find_cycle(edges) == ["nn", "search", "nn"]
+
+
+NEVER_LOADED = [
+    pytest.param(
+        "bitflip, bitflip.agents, bitflip.engine, bitflip.learn.datasets, bitflip.cli.main",
+        "bitflip.cli.main.build_parser()",
+        ("torch",),
+        id="core-and-cli-without-torch",
+    ),
+    pytest.param(
+        "bitflip.agents, bitflip.search.mcts, bitflip.search.mcts.agent",
+        "bitflip.agents.make_agent('mcts:sims=4,size=4')",
+        ("torch",),
+        id="mcts-agent-without-a-net-without-torch",
+    ),
+    pytest.param(
+        "bitflip.search.mcts, bitflip.search.mcts.agent, bitflip.search.mcts.games",
+        "",
+        ("bitflip.nn", "bitflip.learn"),
+        id="search-without-nn-or-learn",
+    ),
+    pytest.param(
+        "bitflip.nn.encode, bitflip.nn.models, bitflip.nn.policy_value",
+        "",
+        ("bitflip.learn",),
+        id="nn-without-learn",
+    ),
+]
+"""(modules imported, a statement run after, module prefixes that must not have been loaded)."""
+
+
+@pytest.mark.parametrize(("modules", "then", "forbidden"), NEVER_LOADED)
+def test_importing_loads_nothing_above_its_layer(
+    modules: str, then: str, forbidden: tuple[str, ...]
+) -> None:
+    if modules.startswith("bitflip.nn"):
+        pytest.importorskip("torch")
+    code = (
+        f"import sys, {modules}\n{then}\n"
+        f"bad = [m for m in sys.modules if m.startswith({forbidden!r})]\n"
+        "assert not bad, f'loaded {bad}'\n"
+    )
+    src = str(SRC.parent)
+    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -102,13 +100,3 @@ def test_shipped_networks_load_and_have_cards() -> None:
             [np.uint64(Board().side_bitboards()[0])], [np.uint64(Board().side_bitboards()[1])]
         )
     ).all()
-
-
-def test_import_bitflip_does_not_import_torch() -> None:
-    code = (
-        "import sys, bitflip, bitflip.agents, bitflip.learn.datasets, bitflip.cli.main;"
-        "bitflip.cli.main.build_parser();"
-        "assert 'torch' not in sys.modules, 'torch was imported'"
-    )
-    src = Path(__file__).resolve().parents[2] / "src"
-    subprocess.run([sys.executable, "-c", code], check=True, env={"PYTHONPATH": str(src)})

@@ -97,17 +97,3 @@ def test_feature_names_are_checked() -> None:
         resolve_features(["own", "sparkle"])
     with pytest.raises(ValueError, match="8x8"):
         boards_batch([Board(size=6)])
-
-
-def test_encode_does_not_import_learn() -> None:
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    code = (
-        "import sys, bitflip.nn.encode, bitflip.nn.models, bitflip.nn.policy_value\n"
-        "bad = [m for m in sys.modules if m.startswith('bitflip.learn')]\n"
-        "assert not bad, bad\n"
-    )
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)

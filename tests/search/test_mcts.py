@@ -195,20 +195,6 @@ def test_mcts_agent_plays_an_exact_best_move_with_few_empties() -> None:
         make_agent("mcts:sims=2,exact=-1")
 
 
-def test_search_imports_neither_nn_nor_learn() -> None:
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    code = (
-        "import sys, bitflip.search.mcts, bitflip.search.mcts.agent, bitflip.search.mcts.games\n"
-        "bad = [m for m in sys.modules if m.startswith(('bitflip.nn', 'bitflip.learn'))]\n"
-        "assert not bad, bad\n"
-    )
-    src = str(Path(__file__).resolve().parents[2] / "src")
-    subprocess.run([sys.executable, "-c", code], env={"PYTHONPATH": src}, check=True)
-
-
 def test_parallel_kernels_search_like_the_serial_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     b = Board(size=6)
     p = np.full(8, b.black, np.uint64)
