@@ -98,15 +98,18 @@ def test_time_limit_ends_the_search(engine: Engine) -> None:
     assert r.move in Board().legal_moves
 
 
-def test_ponder_then_go(engine: Engine) -> None:
-    engine.new_game()
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ponder_then_go(engine: Engine, threads: int) -> None:
+    """With one search thread and with lazy SMP helpers."""
+    e = engine if threads == 1 else Engine(tt_mb=32, threads=2)
+    e.new_game()
     b = Board()
     b.push("f5")
-    engine.set_position(b)
-    engine.ponder()
-    assert engine.pondering
-    r = engine.go(Limit(depth=3))
-    assert not engine.pondering and r.move in b.legal_moves
+    e.set_position(b)
+    e.ponder()
+    assert e.pondering
+    r = e.go(Limit(depth=4))
+    assert not e.pondering and r.move in b.legal_moves and r.depth == 4
 
 
 def test_analyze_game_marks_the_played_moves(engine: Engine) -> None:

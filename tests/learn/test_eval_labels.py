@@ -14,6 +14,8 @@ from bitflip.learn.eval_labels import LabelConfig, label_chunk, load_labels
 from bitflip.learn.patterns_fit import PatternsFitConfig, initial_weights
 from bitflip.search.exact import solve
 
+from ._toml import assert_refused
+
 
 def test_labels_near_the_end_are_exact() -> None:
     # Level 8 solves from 16 empties: the label is the perfect-play margin.
@@ -45,13 +47,8 @@ def test_labels_where_the_level_proves_only_win_loss_draw_are_exact() -> None:
 
 
 def test_config_is_checked(tmp_path: Path) -> None:
-    cfg = tmp_path / "l.toml"
-    cfg.write_text("[labels]\nperturb = 2.0\n")
-    with pytest.raises(ValueError, match="perturb"):
-        LabelConfig.from_toml(cfg)
-    cfg.write_text("[labels]\nlevle = 3\n")
-    with pytest.raises(ValueError, match="levle"):
-        LabelConfig.from_toml(cfg)
+    refused = {"[labels]\nperturb = 2.0\n": "perturb", "[labels]\nlevle = 3\n": "levle"}
+    assert_refused(LabelConfig.from_toml, tmp_path, refused)
 
 
 def test_init_weights_must_match_the_phases(tmp_path: Path) -> None:

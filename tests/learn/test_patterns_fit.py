@@ -18,6 +18,8 @@ from bitflip.learn.patterns_fit import (
     split_games,
 )
 
+from ._toml import assert_refused
+
 
 def _random_game(rng: np.random.Generator) -> tuple[list[int], list[tuple[np.uint64, np.uint64]]]:
     """One random game to the end: its moves (no passes) and the position after each."""
@@ -190,22 +192,15 @@ def test_split_is_by_game() -> None:
 
 
 def test_config_errors(tmp_path: Path) -> None:
+    refused = {
+        "[patterns]\nepoch = 3\n": r"unknown keys \['epoch'\]",
+        '[patterns]\ntarget = "best"\n': "target",
+        '[patterns]\nphases = "many"\n': "phases must be int",
+        "[patterns]\nneighbour_weight = 1.5\n": r"neighbour_weight must be in \[0, 1\], not 1.5",
+        "[patterns]\nexact_empties = 40\n": r"exact_empties must be in \[0, 30\], not 40",
+    }
+    assert_refused(PatternsFitConfig.from_toml, tmp_path, refused)
     cfg = tmp_path / "c.toml"
-    cfg.write_text("[patterns]\nepoch = 3\n")
-    with pytest.raises(ValueError, match=r"unknown keys \['epoch'\]"):
-        PatternsFitConfig.from_toml(cfg)
-    cfg.write_text('[patterns]\ntarget = "best"\n')
-    with pytest.raises(ValueError, match="target"):
-        PatternsFitConfig.from_toml(cfg)
-    cfg.write_text('[patterns]\nphases = "many"\n')
-    with pytest.raises(ValueError, match="phases must be int"):
-        PatternsFitConfig.from_toml(cfg)
-    cfg.write_text("[patterns]\nneighbour_weight = 1.5\n")
-    with pytest.raises(ValueError, match=r"neighbour_weight must be in \[0, 1\], not 1.5"):
-        PatternsFitConfig.from_toml(cfg)
-    cfg.write_text("[patterns]\nexact_empties = 40\n")
-    with pytest.raises(ValueError, match=r"exact_empties must be in \[0, 30\], not 40"):
-        PatternsFitConfig.from_toml(cfg)
     cfg.write_text("[patterns]\nlearning_rate = 1\nextra = []\n")
     assert PatternsFitConfig.from_toml(cfg).learning_rate == 1
 

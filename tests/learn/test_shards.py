@@ -28,9 +28,6 @@ def records() -> PositionBatch:
     return batch
 
 
-""" + open('/tmp/parts.txt').read().split('#####')[0].rstrip() + """
-
-
 def test_policy_size_and_pass_rows_round_trip(records: PositionBatch, tmp_path: Path) -> None:
     n = len(records)
     arrays = records.arrays()

@@ -22,15 +22,6 @@ from bitflip.nn.encode import (  # noqa: E402
 )
 
 
-def random_positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    rng = np.random.default_rng(seed)
-    cells = rng.integers(0, 3, size=(n, 64))
-    weights = np.uint64(1) << np.arange(64, dtype=np.uint64)
-    p = ((cells == 1) * weights).sum(axis=1, dtype=np.uint64)
-    o = ((cells == 2) * weights).sum(axis=1, dtype=np.uint64)
-    return p, o
-
-
 def test_start_position_planes() -> None:
     batch = boards_batch([Board()])
     x = encode(batch, FEATURE_SETS["freemove"])
@@ -58,7 +49,10 @@ def test_high_bit_positions_decode() -> None:
 
 @pytest.mark.parametrize("sym", range(8))
 def test_plane_symmetry_matches_bitboard_transform(sym: int) -> None:
-    p, o = random_positions(20, seed=sym)
+    cells = np.random.default_rng(sym).integers(0, 3, size=(20, 64))  # any discs, legal or not
+    weights = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    p = ((cells == 1) * weights).sum(axis=1, dtype=np.uint64)
+    o = ((cells == 2) * weights).sum(axis=1, dtype=np.uint64)
     planes = encode(bit_batch(p, o), ("own", "opponent"))
     tp = np.array([bb.transform(x, sym, 8) for x in p], dtype=np.uint64)
     to = np.array([bb.transform(x, sym, 8) for x in o], dtype=np.uint64)

@@ -61,17 +61,6 @@ def test_stop_and_time_limits_end_every_thread(engines: tuple[Engine, Engine]) -
     assert not [t for t in threading.enumerate() if t.name.startswith("bitflip-smp")]
 
 
-def test_ponder_then_go_with_helpers(engines: tuple[Engine, Engine]) -> None:
-    _, two = engines
-    b = Board()
-    b.push("f5")
-    two.set_position(b)
-    two.ponder()
-    assert two.pondering
-    r = two.go(Limit(depth=4))
-    assert not two.pondering and r.move in b.legal_moves and r.depth == 4
-
-
 def test_a_node_budget_is_kept_by_one_thread(engines: tuple[Engine, Engine]) -> None:
     one, two = engines
     counts = []
