@@ -28,5 +28,6 @@ def test_ruff_format() -> None:
     subprocess.run([_tool("ruff"), "format", "--check", "src", "tests"], cwd=REPO, check=True)
 
 
+@pytest.mark.slow
 def test_mypy() -> None:
     subprocess.run([_tool("mypy")], cwd=REPO, check=True)

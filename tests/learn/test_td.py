@@ -32,6 +32,7 @@ def test_linear_form_is_the_firebrand_value() -> None:
     assert np.allclose(from_linear(to_linear(w)), w)
 
 
+@pytest.mark.slow
 def test_staged_training_runs_and_records_a_trajectory(tmp_path: Path) -> None:
     cfg = TDConfig(size=6, stages=(10, 20, 32), games_per_stage=40, snapshot_every=10)
     result = train_td(cfg)

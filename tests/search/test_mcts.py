@@ -195,6 +195,7 @@ def test_mcts_agent_plays_an_exact_best_move_with_few_empties() -> None:
         make_agent("mcts:sims=2,exact=-1")
 
 
+@pytest.mark.slow
 def test_parallel_kernels_search_like_the_serial_ones(monkeypatch: pytest.MonkeyPatch) -> None:
     b = Board(size=6)
     p = np.full(8, b.black, np.uint64)

@@ -50,6 +50,7 @@ def test_opponent_opens_when_the_person_plays_white(client: TestClient) -> None:
     assert v["turn"] == "white" and v["human_to_move"]
 
 
+@pytest.mark.slow
 def test_whole_game_between_agents_ends_with_a_result(client: TestClient) -> None:
     v = new(client, human="none", size=6, opponent="random", seed=1)
     v = wait_for(client, v, lambda v: v["over"], timeout=60)
