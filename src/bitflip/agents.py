@@ -289,8 +289,7 @@ stores, recorded results and web pages hold specs written with it. Factories are
 when an agent is built, so torch is imported only by the agents that need it.
 """
 
-for _name, _entry in BUILTINS.items():
-    register_agent(_name, _entry.factory)
+_REGISTRY.update({name: entry.factory for name, entry in BUILTINS.items()})
 
 BUILTIN_AGENTS: tuple[str, ...] = tuple(sorted(BUILTINS))
 """The agents bitflip itself registers (plugins and tests may register more)."""
