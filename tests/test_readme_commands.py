@@ -1,10 +1,11 @@
-"""The README's shell examples work, as its Python examples do under doctest.
+"""The shell examples of the README and the docs work, as their Python examples do under doctest.
 
-Every ``bitflip ...`` line in the README's code blocks is taken as a user would take it: optional
-parts in ``[...]`` dropped, ``# comments`` cut. Lines that still hold a placeholder (``FILE``,
-``SPEC``, ``a|b``) are synopses and are skipped. Every other line must parse with the real
-command line, and every file or folder it names must exist (data paths resolved the way the
-commands resolve them). The quick ones (hints, analysis, the bench, the book) are run.
+Every ``bitflip ...`` line in the code blocks of README.md and docs/**/*.md is taken as a user
+would take it: optional parts in ``[...]`` dropped, ``# comments`` cut. Lines that still hold a
+placeholder (``FILE``, ``SPEC``, ``a|b``) are synopses and are skipped. Every other line must
+parse with the real command line, and every file or folder it names must exist (data paths
+resolved the way the commands resolve them). The quick ones (hints, analysis, the bench, the
+book) are run.
 """
 
 from __future__ import annotations
@@ -26,8 +27,12 @@ QUICK = {"hint", "analyze", "bench", "book show", "perft"}
 _PLACEHOLDER = re.compile(r"(?<![\w/.-])[A-Z]{2,}[A-Z0-9_-]*(?![\w/.-])|\.\.\.|\|")
 
 
+DOC_FILES = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+"""The README and every page of the docs site (the guides hold most of the commands)."""
+
+
 def readme_commands() -> list[str]:
-    text = (REPO / "README.md").read_text(encoding="utf-8")
+    text = "\n".join(f.read_text(encoding="utf-8") for f in DOC_FILES)
     out: list[str] = []
     for block in re.findall(r"^```[a-z]*\n(.*?)^```", text, flags=re.S | re.M):
         for line in block.splitlines():

@@ -87,7 +87,8 @@ def gsprt_llr(values: Sequence[float], counts: Sequence[float], s0: float, s1: f
     Args:
         values: the possible scores of one trial (e.g. 0, 0.5, 1), each in [0, 1].
         counts: how often each value occurred.
-        s0, s1: the expected score under H0 and under H1.
+        s0: the expected score under H0.
+        s1: the expected score under H1.
     """
     v = np.asarray(values, dtype=float)
     c = np.asarray(counts, dtype=float)
