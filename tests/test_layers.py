@@ -23,6 +23,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "bitflip": {"core", "_kernel_cache"},
     "_kernel_cache": set(),
     "_watchdog": set(),
+    "_progress": set(),
     "datadir": set(),
     "tomlconfig": set(),
     "download": {"datadir"},
@@ -34,7 +35,8 @@ MAY_IMPORT: dict[str, set[str]] = {
     "engine": _BASE | {"eval", "search", "agents", "formats"},
     "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig"},
     "learn": _BASE
-    | {"eval", "search", "agents", "formats", "engine", "nn", "tomlconfig", "datadir", "_watchdog"},
+    | {"eval", "search", "agents", "formats", "engine", "nn", "tomlconfig", "datadir", "_watchdog"}
+    | {"_progress"},
     "protocols": _BASE | {"formats", "search", "agents", "engine"},
     "arena": _BASE
     | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir", "_watchdog"},

@@ -82,9 +82,9 @@ def parse_spec(spec: str) -> AgentSpec:
             key, eq, value = parts[i].partition("=")
             if not eq or not key:
                 raise AgentSpecError(f"bad parameter {parts[i]!r} in agent spec {spec!r}")
-            if key == "cmd":
-                value = ",".join([value, *parts[i + 1 :]])
-                i = len(parts)
+            if key == "cmd":  # a command line, kept as written ("true" is a program too)
+                params["cmd"] = ",".join([value, *parts[i + 1 :]]).strip()
+                break
             params[key.strip()] = _parse_value(value.strip())
             i += 1
     return AgentSpec(name.lower(), params)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 
-from bitflip.cli._progress import ProgressLine
+from bitflip._progress import ProgressLine
 
 
 class _Tty(io.StringIO):

@@ -51,10 +51,17 @@ def read_game(arg: str, index: int = 1) -> Board:
     if path.is_file() or path.suffix.lower() in (".txt", ".ggf", ".wtb"):
         from itertools import islice
 
+        from bitflip.datadir import find
         from bitflip.formats.io import read_games
 
+        if index < 1:
+            raise ValueError(f"game index {index}: games are numbered from 1")
+        try:
+            path = find(arg)  # wthor/WTH_2021.wtb: looked up in the data folders
+        except FileNotFoundError as exc:
+            raise OSError(f"no such game file: {exc}") from None
         if not path.is_file():
-            raise OSError(f"no such game file: {arg}")
+            raise OSError(f"{path}: not a game file")
         games = list(islice(read_games(path), index))
         if len(games) < index:
             raise ValueError(f"{arg}: has {len(games)} game(s), not {index}")

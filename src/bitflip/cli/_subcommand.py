@@ -9,10 +9,33 @@ from __future__ import annotations
 
 import argparse
 import os
-from typing import TypeAlias
+import sys
+from typing import NoReturn, TypeAlias
+
+from bitflip.cli._numbers import THREADS, positive_float, positive_int
+
+__all__ = [
+    "OneLineParser",
+    "Subparsers",
+    "add_actions",
+    "add_subcommand",
+    "add_threads_option",
+    "positive_float",
+    "positive_int",
+]
 
 Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
 """What ``add_subparsers()`` returns: the ``sub`` every ``register(sub)`` receives."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A parser whose errors are one line (``bitflip CMD: error: ...``), as every other error
+    of the command is: the usage is one ``--help`` away, not printed above the message."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(2)
+
 
 TEXTS: dict[str, tuple[str, str | None]] = {
     "book": (
@@ -124,28 +147,6 @@ def add_subcommand(
     return sub.add_parser(command.split()[-1], help=summary, description=details)
 
 
-def positive_int(text: str) -> int:
-    """An argparse type: a whole number >= 1, refused while parsing, before any output."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a whole number >= 1, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"a whole number >= 1, not {value}")
-    return value
-
-
-def positive_float(text: str) -> float:
-    """An argparse type: a number > 0 (seconds, minutes), refused while parsing."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a number > 0, not {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"a number > 0, not {text}")
-    return value
-
-
 def add_threads_option(p: argparse.ArgumentParser, *, every_core: bool = False) -> None:
     """``--threads N`` of the searching commands: every core by default for a person's own
     question (solve, hint), one thread for an engine that plays others (nboard).
@@ -164,8 +165,8 @@ def add_threads_option(p: argparse.ArgumentParser, *, every_core: bool = False) 
         )
     p.add_argument(
         "--threads",
-        type=positive_int,
-        default=default,
+        type=THREADS,
+        default=min(default, THREADS.high),
         help=f"search threads sharing the tables ({why})",
     )
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from bitflip.cli._progress import ProgressLine
+from bitflip._progress import ProgressLine
+from bitflip.cli._numbers import COUNT, DISCS, LEVEL
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -20,9 +21,9 @@ def register(sub: Subparsers) -> None:
         "at least --blunder discs '??'.",
     )
     p.add_argument("game", help="transcript ('f5d6c3...') or a .txt, .ggf or .wtb file")
-    p.add_argument("--game-index", type=int, default=1, help="which game of the file (1-based)")
-    p.add_argument("--mistake", type=float, default=3.0, help="loss in discs marked '?'")
-    p.add_argument("--blunder", type=float, default=8.0, help="loss in discs marked '??'")
+    p.add_argument("--game-index", type=COUNT, default=1, help="which game of the file (1-based)")
+    p.add_argument("--mistake", type=DISCS, default=3.0, help="loss in discs marked '?'")
+    p.add_argument("--blunder", type=DISCS, default=8.0, help="loss in discs marked '??'")
     add_search_options(p)
     p.set_defaults(func=run)
 
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.cli.hint import limit_from
     from bitflip.engine import Engine
 
+    LEVEL.check(args.level, "--level")
     board = read_game(args.game, args.game_index)
     if not board.move_stack:
         raise ValueError("the game has no moves")

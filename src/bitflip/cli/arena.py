@@ -6,7 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand, positive_float
+from bitflip.cli._numbers import COUNT, ELO, SECONDS, SECONDS_OR_ZERO, SEED, WORKERS
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 # Options a --config TOML file may set (its [arena] table), with their argparse defaults.
 _DEFAULTS: dict[str, Any] = {
@@ -44,7 +45,7 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("specs", nargs="*", metavar="SPEC", help="agent specs, e.g. minimax:depth=2")
     p.add_argument("--config", type=Path, help="TOML file whose [arena] table sets defaults")
-    p.add_argument("--games", type=int, help="games per pair, even (default 20)")
+    p.add_argument("--games", type=COUNT, help="games per pair, even (default 20)")
     p.add_argument(
         "--openings",
         help="balanced[:K] (default; random K-move openings a search scores near 0), random:K, "
@@ -57,29 +58,31 @@ def register(sub: Subparsers) -> None:
         "minimax:depth=6, |score| <= 10 disc-square units) or engine[:depth=N,threshold=D] "
         "(discs)",
     )
-    p.add_argument("--time-per-move", type=float, metavar="S", help="a slower move loses")
-    p.add_argument("--grace", type=float, metavar="S", help="seconds past the limit before a kill")
+    p.add_argument("--time-per-move", type=SECONDS, metavar="S", help="a slower move loses")
     p.add_argument(
-        "--hang-timeout", type=float, metavar="S", help="without a time limit: kill after S s"
+        "--grace", type=SECONDS_OR_ZERO, metavar="S", help="seconds past the limit before a kill"
+    )
+    p.add_argument(
+        "--hang-timeout", type=SECONDS, metavar="S", help="without a time limit: kill after S s"
     )
     p.add_argument(
         "--warmup-limit",
-        type=positive_float,
+        type=SECONDS,
         metavar="S",
         help="seconds to build an agent and play its warm-up move (default 300); a slower "
         "build loses, and so does every later game of that agent",
     )
     p.add_argument("--size", type=int, choices=(6, 8), help="board size (default 8)")
-    p.add_argument("--workers", type=int, help="parallel games (default: one per core)")
+    p.add_argument("--workers", type=WORKERS, help="parallel games (default: one per core)")
     p.add_argument("--db", type=Path, help="SQLite file of results; reruns resume from it")
     p.add_argument("--ggf-out", type=Path, metavar="FILE", help="write the games as GGF")
     p.add_argument("--report", type=Path, metavar="DIR", help="write an HTML report into DIR")
     p.add_argument("--vs", metavar="SPEC", help="gauntlet: every SPEC plays only this agent")
-    p.add_argument("--seed", type=int, help="seed of openings and agents (default 0)")
+    p.add_argument("--seed", type=SEED, help="seed of openings and agents (default 0)")
     p.add_argument("--backend", choices=("local", "ray"), help="where games run (default local)")
     p.add_argument("--ray-address", help="Ray cluster to join (default: a local instance)")
     p.add_argument("--anchor", metavar="SPEC", help="agent fixed at --anchor-elo (default first)")
-    p.add_argument("--anchor-elo", type=float, help="the anchor's rating (default 0)")
+    p.add_argument("--anchor-elo", type=ELO, help="the anchor's rating (default 0)")
     p.add_argument(
         "--plugin",
         action="append",

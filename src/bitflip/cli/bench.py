@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import DEPTH
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 BENCH_POSITIONS: tuple[str, ...] = (
@@ -46,8 +47,7 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.engine import Engine
     from bitflip.search.limits import Limit
 
-    if args.depth < 1:
-        raise ValueError(f"depth must be >= 1, not {args.depth}")
+    DEPTH.check(args.depth, "--depth")
     engine = Engine(evaluation=args.eval, tt_mb=16)
     total_nodes = 0
     t0 = time.perf_counter()

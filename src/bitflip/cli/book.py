@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bitflip.cli._numbers import COUNT, DEPTH, PLY
 from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
 
 
@@ -13,9 +14,9 @@ def register(sub: Subparsers) -> None:
     actions = add_actions(sub, "book")
     b = add_subcommand(actions, "book build")
     b.add_argument("--wthor", type=Path, default=None, help="folder of WTH_*.wtb files")
-    b.add_argument("--max-ply", type=int, default=22, help="book positions up to this ply")
-    b.add_argument("--min-games", type=int, default=10, help="games a book position needs")
-    b.add_argument("--depth", type=int, default=10, help="search depth of the leaf moves")
+    b.add_argument("--max-ply", type=PLY, default=22, help="book positions up to this ply")
+    b.add_argument("--min-games", type=COUNT, default=10, help="games a book position needs")
+    b.add_argument("--depth", type=DEPTH, default=10, help="search depth of the leaf moves")
     b.add_argument("--out", type=Path, required=True, help="the book file to write (.npz)")
     b.set_defaults(func=run_build)
     s = add_subcommand(actions, "book show")
@@ -32,9 +33,7 @@ def run_build(args: argparse.Namespace) -> int:
     from bitflip.learn.book_build import BookConfig, build_book, wthor_files
     from bitflip.search.book import save_book
 
-    if args.max_ply < 0 or args.min_games < 1 or args.depth < 1:
-        raise ValueError("--max-ply must be >= 0, --min-games and --depth >= 1")
-    folder = args.wthor if args.wthor is not None else find("wthor")
+    folder = find(args.wthor if args.wthor is not None else "wthor")
     config = BookConfig(max_ply=args.max_ply, min_games=args.min_games, depth=args.depth)
     t0 = time.perf_counter()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import YEAR
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -15,7 +16,7 @@ def register(sub: Subparsers) -> None:
         "--size", type=int, default=8, choices=(4, 6, 8), help="board size of .txt input"
     )
     p.add_argument("--passes", action="store_true", help="write passes as 'pa' in .txt output")
-    p.add_argument("--year", type=int, default=None, help="year in a .wtb header")
+    p.add_argument("--year", type=YEAR, default=None, help="year in a .wtb header")
     p.add_argument("--force", action="store_true", help="overwrite an existing output file")
     p.set_defaults(func=run)
 
@@ -23,10 +24,12 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from bitflip.datadir import find
     from bitflip.formats.io import format_of, read_games, write_games
 
     src, dst = Path(args.input), Path(args.output)
     fin, fout = format_of(src), format_of(dst)
+    src = find(src)  # a data set's file (wthor/WTH_2021.wtb) is looked up in the data folders
     if not src.is_file():
         raise FileNotFoundError(f"{src}: no such file")
     if dst.exists() and not args.force:

@@ -23,9 +23,12 @@ def register(sub: Subparsers) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
+    from bitflip.datadir import find
     from bitflip.learn.build import build
 
-    report = build(args.wthor, args.extra, args.out, progress=not args.quiet)
+    wthor = find(args.wthor) if args.wthor is not None else None
+    extras = [find(e) for e in args.extra]
+    report = build(wthor, extras, args.out, progress=not args.quiet)
     for f in report.files:
         notes = []
         if f.duplicates:

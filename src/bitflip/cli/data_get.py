@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from bitflip.cli._progress import ProgressLine
+from bitflip._progress import ProgressLine
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 

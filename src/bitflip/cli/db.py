@@ -15,10 +15,11 @@ def register(sub: Subparsers) -> None:
 
 
 def run_stats(args: argparse.Namespace) -> int:
+    from bitflip.datadir import find
     from bitflip.formats.stats import DbStats
 
     stats = DbStats()
     for path in args.paths:
-        stats.add_path(path)
+        stats.add_path(find(path))  # wthor/WTH_2021.wtb: looked up in the data folders
     print("\n".join(stats.lines()))
     return 0

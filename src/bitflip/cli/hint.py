@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
-from bitflip.cli._subcommand import (
-    Subparsers,
-    add_subcommand,
-    add_threads_option,
-    positive_float,
-    positive_int,
-)
+from bitflip.cli._numbers import DEPTH, LEVEL, MOVES, SECONDS
+from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
 
 if TYPE_CHECKING:
-    from bitflip.search.limits import Limit
+    from bitflip.core.board import Board
+    from bitflip.engine import Engine
+    from bitflip.search.limits import Limit, MoveScore, SearchInfo
 
 
 def add_search_options(p: argparse.ArgumentParser) -> None:
@@ -23,9 +21,9 @@ def add_search_options(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--level", type=int, default=DEFAULT_LEVEL, help="engine level 1-20")
     p.add_argument(
-        "--depth", type=positive_int, default=None, help="search depth (instead of the level's)"
+        "--depth", type=DEPTH, default=None, help="search depth (instead of the level's)"
     )
-    p.add_argument("--time", type=positive_float, default=None, help="seconds per position")
+    p.add_argument("--time", type=SECONDS, default=None, help="seconds per position")
     p.add_argument("--eval", default="default", help="evaluation name")
 
 
@@ -47,7 +45,7 @@ def register(sub: Subparsers) -> None:
         "('---...XO... X') or a transcript from the start ('f5d6c3').",
     )
     p.add_argument("position", help="OBF board string or transcript")
-    p.add_argument("-n", type=int, default=5, help="how many moves (default 5)")
+    p.add_argument("-n", type=MOVES, default=5, help="how many moves (default 5)")
     add_search_options(p)
     add_threads_option(p, every_core=True)
     p.set_defaults(func=run)
@@ -57,15 +55,44 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.cli._positions import parse_position
     from bitflip.engine import Engine
 
+    LEVEL.check(args.level, "--level")
     board = parse_position(args.position)
     if board.is_game_over():
         raise ValueError(f"the game is over in {board.obf()}")
-    if args.n < 1:
-        raise ValueError(f"-n must be >= 1, not {args.n}")
     engine = Engine(args.level, evaluation=args.eval, size=board.size, threads=args.threads)
     engine.set_position(board)
     print(board)
-    for s in engine.hint(args.n, limit_from(args)):
+    limit = limit_from(args)
+    empties = board.empty.bit_count()
+    if limit is not None and limit.depth is not None and limit.depth >= empties > 20:
+        print(
+            f"bitflip hint: depth {limit.depth} reaches the end of the game: an exact solve of "
+            f"{empties} empties, which can take hours (Ctrl+C stops; --time limits it)",
+            file=sys.stderr,
+            flush=True,
+        )
+    scores = hint_with_status(engine, args.n, limit, board)
+    for s in scores:
         kind = "exact" if s.exact else f"depth {s.depth}"
         print(f"{board.geometry.square_name(s.move)} {s.score:+.2f} ({kind})")
     return 0
+
+
+def hint_with_status(engine: Engine, n: int, limit: Limit | None, board: Board) -> list[MoveScore]:
+    """``engine.hint`` with a status line on stderr once it runs past two seconds: the deepest
+    finished iteration (or that none has finished yet) and the time, so a long search is
+    never a silent one."""
+    from bitflip._progress import StatusLine
+
+    last: list[SearchInfo] = []
+
+    def text() -> str:
+        if not last:
+            return "hint: searching"
+        info = last[-1]
+        kind = "exact" if info.exact else f"depth {info.depth}"
+        move = board.geometry.square_name(info.pv[0]) if info.pv else "?"
+        return f"hint: {kind} done, best {move} {info.score:+.2f}, searching on"
+
+    with StatusLine(text):
+        return engine.hint(n, limit, on_info=last.append)

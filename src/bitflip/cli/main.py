@@ -12,6 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from bitflip.cli._subcommand import OneLineParser
 from bitflip.cli.errors import CommandError, install_hint
 
 # Subcommand modules, in the order --help lists them.
@@ -48,7 +49,7 @@ _EXTRA_OF = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="bitflip",
         description="The Python toolkit for computer Othello.",
     )
@@ -96,6 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             + install_hint(extra),
             file=sys.stderr,
         )
+        return 2
+    except MemoryError as exc:  # a table or a data set larger than the memory left
+        print(f"bitflip {args.command}: error: not enough memory: {exc}", file=sys.stderr)
         return 2
     except (CommandError, ValueError, OSError, EOFError) as exc:
         print(f"bitflip {args.command}: error: {exc}", file=sys.stderr)

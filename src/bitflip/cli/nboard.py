@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import DISCS, LEVEL, TT_MB
 from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
 
 
@@ -25,7 +26,7 @@ def register(sub: Subparsers) -> None:
         help="engine level 1-20 used until the GUI sends 'set depth' (default: the engine's)",
     )
     p.add_argument("--eval", default="default", help="evaluation function (default: default)")
-    p.add_argument("--tt-mb", type=int, default=64, help="transposition table size in MiB")
+    p.add_argument("--tt-mb", type=TT_MB, default=64, help="transposition table size in MiB")
     p.add_argument(
         "--book",
         default="none",
@@ -34,7 +35,7 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument(
         "--book-randomness",
-        type=float,
+        type=DISCS,
         default=0.0,
         help="play any book move within this many discs of the best (default 0: the best)",
     )
@@ -52,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.engine import Engine
     from bitflip.protocols.nboard import NBoardServer
 
-    kwargs = {} if args.level is None else {"level": args.level}
+    kwargs = {} if args.level is None else {"level": LEVEL.check(args.level, "--level")}
     engine = Engine(
         **kwargs,
         evaluation=args.eval,

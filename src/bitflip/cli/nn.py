@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bitflip._progress import ProgressLine
 from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
 
 if TYPE_CHECKING:
@@ -42,17 +43,24 @@ def run_test(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(f"nn test: {text}", file=sys.stderr, flush=True)
 
+    from bitflip.datadir import find
+
+    paths = [find(p) for p in args.wthor]  # wthor/WTH_2023.wtb: looked up in the data folders
     loaded = load_model(args.model)
     parts = []
-    for i, path in enumerate(args.wthor, 1):
-        say(f"reading {path} ({i}/{len(args.wthor)})")
+    for i, path in enumerate(paths, 1):
+        say(f"reading {path} ({i}/{len(paths)})")
         if path.suffix == ".npz" or (path.is_dir() and any(path.glob("*.npz"))):
             parts.append(read_shards(path))
         else:
             parts.append(_wthor_positions(path))
     records = PositionBatch.concat(parts)
     say(f"evaluating {len(records):,} positions")
-    metrics = evaluate_loaded(loaded, records, args.device)
+    line = ProgressLine("nn test: evaluated", quiet=args.quiet)
+    metrics = evaluate_loaded(
+        loaded, records, args.device, progress=lambda done, n: line.update(done, n, " positions")
+    )
+    line.close()
     print(f"{args.model.name} ({loaded.config.kind}) on {len(records)} positions:")
     for k, v in metrics.items():
         print(f"  {k:12} {v:,.0f}" if k == "positions" else f"  {k:12} {v:.4f}")

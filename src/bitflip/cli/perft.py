@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import PERFT_DEPTH
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -28,8 +29,7 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.core.board import Board
     from bitflip.core.perft import perft
 
-    if args.depth < 0:
-        raise ValueError(f"depth must be >= 0, not {args.depth}")
+    PERFT_DEPTH.check(args.depth, "depth")
     board = Board(args.position) if args.position else Board(size=args.size)
     t0 = time.perf_counter()
     if args.divide:

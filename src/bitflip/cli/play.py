@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import TextIO
 
+from bitflip.cli._numbers import PORT, SEED
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 DEFAULT_PORT = 8765
@@ -46,9 +47,9 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--color", choices=("black", "white"), default="black", help="your colour")
     p.add_argument("--size", type=int, choices=(4, 6, 8), default=8, help="board size")
-    p.add_argument("--seed", type=int, default=None, help="seed of the opponent's randomness")
+    p.add_argument("--seed", type=SEED, default=None, help="seed of the opponent's randomness")
     p.add_argument("--host", default="127.0.0.1", help="address to serve on (default: localhost)")
-    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0: any free port)")
+    p.add_argument("--port", type=PORT, default=DEFAULT_PORT, help="port (0: any free port)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument(
         "--db",
@@ -59,11 +60,12 @@ def register(sub: Subparsers) -> None:
 
 
 def default_db() -> Path:
+    from bitflip.datadir import user_data_dir
+
     home = os.environ.get("BITFLIP_HOME")
     if home:
         return Path(home) / "games.sqlite"
-    data = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(data) / "bitflip" / "games.sqlite"
+    return user_data_dir().parent / "games.sqlite"  # beside the data sets' folder
 
 
 def run(args: argparse.Namespace) -> int:

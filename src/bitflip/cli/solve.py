@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import COUNT_OR_ZERO, TT_MB
 from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
 
 
@@ -29,23 +30,26 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--first", type=int, default=None, help="solve only the first N positions")
     p.add_argument(
-        "--skip", type=int, default=0, help="skip the first N positions (with --first: a range)"
+        "--skip",
+        type=int,
+        default=0,
+        help="skip the first N positions (with --first: a range)",
     )
-    p.add_argument("--tt-mb", type=int, default=256, help="transposition table size (MB)")
+    p.add_argument("--tt-mb", type=TT_MB, default=256, help="transposition table size (MB)")
     add_threads_option(p, every_core=True)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+    from bitflip.datadir import find
     from bitflip.engine import Engine
     from bitflip.formats import obf
     from bitflip.search.limits import Limit
 
-    if args.skip < 0 or (args.first is not None and args.first < 0):
-        raise ValueError("--skip and --first take a number of positions, 0 or more")
-    path = Path(args.file)
+    COUNT_OR_ZERO.check(args.skip, "--skip")
+    if args.first is not None:
+        COUNT_OR_ZERO.check(args.first, "--first")
+    path = find(args.file)  # ffo/fforum-40-59.obf: looked up in the data folders
     positions = list(obf.read(path))  # a binary or garbled file is a FormatError naming it
     positions = positions[args.skip :]
     if args.first is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import COUNT, COUNT_OR_ZERO, MINUTES
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -11,21 +12,23 @@ def register(sub: Subparsers) -> None:
     p = add_subcommand(sub, "train alphazero")
     p.add_argument("--config", required=True, help="TOML config (see configs/alphazero-6x6.toml)")
     p.add_argument("--out", "--dir", dest="out", help="run folder (overrides the config's dir)")
-    p.add_argument("--iterations", type=int, help="iterations to reach (overrides the config)")
+    p.add_argument("--iterations", type=COUNT, help="iterations to reach (overrides the config)")
     p.add_argument("--device", help="cpu, cuda or auto (overrides the config)")
     p.add_argument("--step", choices=("selfplay", "train", "gate"), help="run only this step")
-    p.add_argument("--iteration", type=int, help="iteration of --step (default: the next one)")
+    p.add_argument(
+        "--iteration", type=COUNT_OR_ZERO, help="iteration of --step (default: the next one)"
+    )
     p.add_argument("--evaluate", metavar="NET", help="a net to evaluate instead of training")
     p.add_argument(
         "--vs",
         default="random,greedy,minimax:depth=3",
         help="opponents for --evaluate, separated by ';' or ',' between specs without '='",
     )
-    p.add_argument("--games", type=int, default=20, help="games per opponent for --evaluate")
-    p.add_argument("--sims", type=int, default=100, help="simulations per move for --evaluate")
+    p.add_argument("--games", type=COUNT, default=20, help="games per opponent for --evaluate")
+    p.add_argument("--sims", type=COUNT, default=100, help="simulations per move for --evaluate")
     p.add_argument(
         "--max-minutes",
-        type=float,
+        type=MINUTES,
         help="stop after this long, cleanly, whatever step is running; the same command resumes",
     )
     p.add_argument(

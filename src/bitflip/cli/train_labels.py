@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from bitflip.cli._subcommand import Subparsers, add_subcommand, positive_int
+from bitflip.cli._numbers import COUNT, WORKERS
+from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
 def register(sub: Subparsers) -> None:
@@ -13,15 +14,15 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--config", required=True, help="TOML file (see configs/patterns-labels.toml)")
     p.add_argument("--wthor", help="WTHOR folder or .wtb file (overrides the config)")
     p.add_argument("--out", help="label folder (overrides the config)")
-    p.add_argument("--positions", type=positive_int, help="positions to label (overrides)")
-    p.add_argument("--workers", type=positive_int, help="labelling processes (overrides)")
+    p.add_argument("--positions", type=COUNT, help="positions to label (overrides)")
+    p.add_argument("--workers", type=WORKERS, help="labelling processes (overrides)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from bitflip.cli._progress import ProgressLine
+    from bitflip._progress import ProgressLine
     from bitflip.datadir import find
     from bitflip.learn.eval_labels import LabelConfig, make_labels
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bitflip.cli._numbers import COUNT, COUNT_OR_ZERO
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -20,25 +21,24 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--no-extra", action="store_true", help="ignore the config's extra sources")
     p.add_argument("--out", help="run folder (overrides the config)")
-    p.add_argument("--epochs", type=int, help="epochs (overrides the config)")
-    p.add_argument("--max-games", type=int, help="use at most this many games (0: all)")
+    p.add_argument("--epochs", type=COUNT, help="epochs (overrides the config)")
+    p.add_argument("--max-games", type=COUNT_OR_ZERO, help="use at most this many games (0: all)")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    import os
-
+    from bitflip.datadir import find
     from bitflip.learn.patterns_fit import PatternsFitConfig, fit_patterns
 
     cfg = PatternsFitConfig.from_toml(args.config)
-    data = os.environ.get("BITFLIP_DATA")
 
     def located(path: str) -> str:
-        # Config paths under ../shared/data/ follow $BITFLIP_DATA when it is set.
+        # A config path under ../shared/data/ names a data set: it is looked up in the data
+        # folders ($BITFLIP_DATA first), as every data path is.
         prefix = "../shared/data/"
-        return os.path.join(data, path[len(prefix) :]) if data and path.startswith(prefix) else path
+        return str(find(path[len(prefix) :] if path.startswith(prefix) else path))
 
-    cfg.wthor = args.wthor or located(cfg.wthor)
+    cfg.wthor = str(find(args.wthor)) if args.wthor else located(cfg.wthor)
     cfg.extra = [] if args.no_extra else [located(e) for e in (args.extra or cfg.extra)]
     if args.out:
         cfg.out = args.out

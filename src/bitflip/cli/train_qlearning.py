@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import COUNT
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -11,8 +12,8 @@ def register(sub: Subparsers) -> None:
     p = add_subcommand(sub, "train qlearning")
     p.add_argument("--config", required=True, help="TOML config (see configs/qlearning.toml)")
     p.add_argument("--out", required=True, help="table file to write (.npz); resumed if present")
-    p.add_argument("--size", type=int, help="board size (overrides the config)")
-    p.add_argument("--episodes", type=int, help="training games (overrides the config)")
+    p.add_argument("--size", type=int, choices=(4, 6, 8), help="board size (overrides the config)")
+    p.add_argument("--episodes", type=COUNT, help="training games (overrides the config)")
     p.add_argument("--opponent", choices=("self", "random"), help="overrides the config")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     p.set_defaults(func=run)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import COUNT_OR_ZERO, MINUTES
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 _DETAILS = (
@@ -30,8 +31,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", help="run folder (overrides the config's out)")
     p.add_argument("--device", help="cpu, cuda, cuda:1 or auto (overrides the config)")
     p.add_argument("--shards", help="shard folder (overrides the config's data.shards)")
-    p.add_argument("--max-games", type=int, help="train on this many games (overrides the config)")
-    p.add_argument("--max-minutes", type=float, help="training time limit (overrides the config)")
+    p.add_argument(
+        "--max-games", type=COUNT_OR_ZERO, help="train on this many games (overrides the config)"
+    )
+    p.add_argument("--max-minutes", type=MINUTES, help="training time limit (overrides the config)")
     p.add_argument(
         "--split-seeds",
         help="comma-separated seeds: train once per random split (data.split = 'random') and "

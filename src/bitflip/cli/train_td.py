@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip.cli._numbers import COUNT
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 
@@ -11,7 +12,7 @@ def register(sub: Subparsers) -> None:
     p = add_subcommand(sub, "train td")
     p.add_argument("--config", required=True, help="TOML config (see configs/td.toml)")
     p.add_argument("--out", required=True, help="output directory")
-    p.add_argument("--games-per-stage", type=int, help="overrides the config")
+    p.add_argument("--games-per-stage", type=COUNT, help="overrides the config")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
     p.set_defaults(func=run)
 

@@ -99,11 +99,15 @@ def _loss(
 
 @torch.no_grad()
 def evaluate(
-    model: ValueNet | PolicyNet, data: TensorSet, batch_size: int = 4096
+    model: ValueNet | PolicyNet,
+    data: TensorSet,
+    batch_size: int = 4096,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, float]:
     """Held-out metrics: policy ``loss``, ``top1``, ``top3``, ``top1_choice`` (positions with
     two or more legal moves); value ``mse`` (result, +-1 scale), ``disc_mae``, ``disc_rmse``
-    (discs) and ``loss`` (the two squared errors summed, disc on the /64 scale)."""
+    (discs) and ``loss`` (the two squared errors summed, disc on the /64 scale).
+    ``progress(done, total)`` is called after each batch (positions)."""
     was_training = model.training
     model.eval()
     device = data.bits.player.device
@@ -132,6 +136,8 @@ def evaluate(
             part["loss"] = err_w**2 + (err_d / DISC_SCALE) ** 2
         for k, v in part.items():
             sums[k] = sums.get(k, 0.0) + float(v.sum())
+        if progress is not None:
+            progress(min(i + batch_size, n), n)
     model.train(was_training)
     res = {k: v / max(n, 1) for k, v in sums.items() if k not in ("top1_choice", "n_choice")}
     if "n_choice" in sums:
@@ -143,9 +149,14 @@ def evaluate(
 
 
 def evaluate_loaded(
-    loaded: LoadedModel, positions: PositionBatch, device: str = "auto", batch_size: int = 4096
+    loaded: LoadedModel,
+    positions: PositionBatch,
+    device: str = "auto",
+    batch_size: int = 4096,
+    progress: Callable[[int, int], None] | None = None,
 ) -> dict[str, float]:
-    """The tester: a model file's metrics on the given positions (all of their games)."""
+    """The tester: a model file's metrics on the given positions (all of their games);
+    ``progress(done, total)`` after each batch."""
     if not isinstance(loaded.model, ValueNet | PolicyNet):
         raise ValueError(
             f"{loaded.path}: a {loaded.config.kind} network; only value and policy nets are "
@@ -156,7 +167,7 @@ def evaluate_loaded(
     data = eval_tensors(positions, loaded.config.kind, dev)
     if len(data) == 0:
         raise ValueError("no positions to test on (value nets need finished games)")
-    return evaluate(loaded.model, data, batch_size)
+    return evaluate(loaded.model, data, batch_size, progress)
 
 
 # --- training ----------------------------------------------------------------------------------

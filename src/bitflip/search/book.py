@@ -113,6 +113,8 @@ def load_book(path: str | os.PathLike[str]) -> Book:
         BookError: the file is missing, not an npz book, or its arrays disagree.
     """
     name = os.fspath(path)
+    if os.path.isfile(name) and not zipfile.is_zipfile(name):
+        raise BookError(f"{name}: not a bitflip book (not an .npz file)")
     try:
         with np.load(name, allow_pickle=False) as z:
             files = set(z.files)
