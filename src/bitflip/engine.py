@@ -132,6 +132,8 @@ class Engine:
         self._board = Board(size=size)
         self._ponder_thread: threading.Thread | None = None
         self._state_lock = threading.Lock()
+        self._settled: tuple[tuple[int, int, int, SearchPlan], SearchResult] | None = None
+        """The last finished search of ``go``'s kind: its position and plan, and its answer."""
 
     @property
     def threads(self) -> int:
@@ -143,6 +145,7 @@ class Engine:
         """Forget the previous game: stop pondering, clear the tables."""
         self._end_ponder()
         self._searcher.clear()
+        self._settled = None
         self._board = Board(size=self.size)
 
     def set_position(self, board: Board) -> None:
@@ -184,7 +187,24 @@ class Engine:
             found = self._book_move(b)
             if found is not None:
                 return found
-        result, _ = self._run(b, self.plan(limit), on_info)
+        return self._best(b, self.plan(limit), on_info)
+
+    def _best(
+        self, board: Board, plan: SearchPlan, on_info: Callable[[SearchInfo], None] | None
+    ) -> SearchResult:
+        """The search of :meth:`go` (and of :meth:`hint`'s first move). A finished search
+        without a time or node limit is remembered for its position and plan: a selective
+        search's answer also depends on what the tables hold, so ``hint`` then ``go`` (or
+        ``go`` twice) at one depth would otherwise be free to answer different moves."""
+        p, o = board.side_bitboards()
+        key = (p, o, board.geometry.mask, plan)
+        settled = self._settled
+        if settled is not None and settled[0] == key:
+            return settled[1]
+        result, _ = self._run(board, plan, on_info)
+        limited = plan.hard_time is not None or plan.soft_time is not None or plan.nodes
+        if not limited and (result.exact or result.depth >= plan.max_depth):
+            self._settled = (key, result)
         return result
 
     def _book_move(self, board: Board) -> SearchResult | None:
@@ -202,12 +222,39 @@ class Engine:
         limit: Limit | None = None,
         on_info: Callable[[SearchInfo], None] | None = None,
     ) -> list[MoveScore]:
-        """Scores (discs, side to move's view) of the ``n`` best moves, best first."""
+        """Scores (discs, side to move's view) of the ``n`` best moves, best first.
+
+        The first is the move :meth:`go` plays at the same limit (its search, less the book):
+        a selective search's scores depend on the window, so a multi-PV pass alone may rank
+        another move first at the same depth. The others come from a multi-PV search of the
+        remaining moves (with a time limit, in the time the first search left).
+        """
+        import dataclasses
+
         self._end_ponder()
         if n < 1:
             raise ValueError(f"hint needs n >= 1, not {n}")
-        _, scores = self._run(self._board, self.plan(limit, multipv=True), on_info)
-        return scores[:n]
+        board = self._board
+        best = self._best(board, self.plan(limit), on_info)
+        if best.depth == 0 and not best.exact:
+            return []  # stopped before a first score
+        first = MoveScore(best.move, best.score, best.depth, best.exact)
+        others = len(board.legal_moves) - 1
+        if best.move == PASS or (n == 1 and not best.wld) or others < 1:
+            return [first]
+        rest = limit
+        if limit is not None and limit.time is not None:
+            rest = dataclasses.replace(limit, time=max(limit.time - best.time, 0.01))
+        plan = self.plan(rest, multipv=True)
+        if best.wld and not plan.wld:
+            # go proved a win or draw (a score of +-1, 0): the other moves have midgame
+            # scores, so the first move's score comes from the same multi-PV search.
+            _, scores = self._run(board, plan, on_info)
+            same = [s for s in scores if s.move == best.move]
+            first = same[0] if same else first
+            return [first, *(s for s in scores if s.move != best.move)][:n]
+        _, scores = self._run(board, dataclasses.replace(plan, exclude=1 << best.move), on_info)
+        return [first, *scores][:n]
 
     def _run(
         self, board: Board, plan: SearchPlan, on_info: Callable[[SearchInfo], None] | None
