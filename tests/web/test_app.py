@@ -214,9 +214,9 @@ def test_agents_and_docs(client: TestClient) -> None:
 def test_idle_games_leave_memory_but_not_the_store(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bitflip.web.sessions as sessions
+    import bitflip.web.manager as manager_module
 
-    monkeypatch.setattr(sessions, "MAX_LIVE", 2)
+    monkeypatch.setattr(manager_module, "MAX_LIVE", 2)
     manager = client.app.state.manager  # type: ignore[attr-defined]
     games = [new(client, human="both", moves="f5") for _ in range(4)]
     assert len(manager._sessions) == 2

@@ -14,7 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from bitflip.web.app import create_app
-from bitflip.web.sessions import mistake_kind
+from bitflip.web.manager import mistake_kind
 
 from . import fake_engine
 from .conftest import BASE, View, wait_for
@@ -97,9 +97,9 @@ def test_move_now_stops_a_long_think_and_the_engine_ponders(eclient: TestClient)
 def test_pondering_rests_after_a_while(
     eclient: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from bitflip.web import background
+    from bitflip.web import tasks
 
-    monkeypatch.setattr(background, "PONDER_SECONDS", 0.3)
+    monkeypatch.setattr(tasks, "PONDER_SECONDS", 0.3)
     v = new(eclient, human="white", opponent="engine:level=1")
     v = wait_for(eclient, v, lambda v: v["pondering"], timeout=10)
     opponent = fake_engine.Engine.instances[0]

@@ -153,7 +153,7 @@ def test_hints_and_analysis_stay_within_the_board_and_mark_only_like_scores() ->
         board.push(board.parse_move(m))
     hints = analyst.hints(board, 0.1)
     assert hints and all(-64 <= h.score <= 64 for h in hints)
-    rows = analyst.analyse(board, 0.1)
+    rows = [row for _, row in analyst.analyse(board, 0.1)]
     assert all(-64 <= r.score <= 64 and -64 <= r.best_score <= 64 for r in rows)
     best_played = [r for r in rows if r.move == r.best_move]
     others = [r for r in rows if r.move != r.best_move]

@@ -247,7 +247,7 @@ def play_terminal(
         try:
             board.push(cmd)
         except (InvalidMoveError, IllegalMoveError) as exc:
-            say(str(exc).split(" (position")[0])
+            say(exc.detail)
     say()
     say(str(board))
     outcome = board.outcome()

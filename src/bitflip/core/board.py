@@ -42,11 +42,24 @@ _OTHER = (WHITE, BLACK)
 """``_OTHER[c]`` is ``c.other`` without building an enum member (a hot path of ``push``)."""
 
 
-class InvalidMoveError(ValueError):
+class MoveError(ValueError):
+    """A move the board refuses; the message names the position it was refused in.
+
+    ``detail`` is the message without the position (what a person is shown), ``position`` the
+    OBF of the position ("" when unknown).
+    """
+
+    def __init__(self, detail: str, position: str = "") -> None:
+        super().__init__(f"{detail} (position {position})" if position else detail)
+        self.detail = detail
+        self.position = position
+
+
+class InvalidMoveError(MoveError):
     """A move that is not a square of the board at all (e.g. 'z9' or 99)."""
 
 
-class IllegalMoveError(ValueError):
+class IllegalMoveError(MoveError):
     """A well-formed move that the rules forbid in this position."""
 
 
@@ -248,13 +261,13 @@ class Board:
             try:
                 return self.geometry.parse_square(move)
             except ValueError as exc:
-                raise InvalidMoveError(f"{exc} (position {self.obf()})") from None
+                raise InvalidMoveError(str(exc), self.obf()) from None
         if isinstance(move, int | np.integer) and not isinstance(move, bool):
             m = int(move)
             if m == PASS or self.geometry.contains(m):
                 return m
         raise InvalidMoveError(
-            f"{move!r} is not a move on a {self.size}x{self.size} board (position {self.obf()})"
+            f"{move!r} is not a move on a {self.size}x{self.size} board", self.obf()
         )
 
     def push(self, move: Move | str) -> None:
@@ -287,7 +300,7 @@ class Board:
         name = self.geometry.square_name(m)
         reason = "the game is over" if self.is_game_over() else self._illegal_reason(m)
         raise IllegalMoveError(
-            f"illegal move {name} for {self.turn.name.lower()}: {reason} (position {self.obf()})"
+            f"illegal move {name} for {self.turn.name.lower()}: {reason}", self.obf()
         )
 
     def _illegal_reason(self, m: Move) -> str:

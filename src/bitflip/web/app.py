@@ -32,8 +32,8 @@ from bitflip.web.engine_bridge import EngineFactory, new_engine
 from bitflip.web.games import GameError
 from bitflip.web.guard import RequestGuard, allowed_hosts
 from bitflip.web.level_times import LEVEL_TIMES, level_label
+from bitflip.web.manager import Conflict, GameManager, UnknownGame
 from bitflip.web.policy import SAFE_AGENTS, ForbiddenOpponent, OpponentPolicy
-from bitflip.web.sessions import Conflict, GameManager, UnknownGame
 from bitflip.web.store import GameStore
 
 log = logging.getLogger(__name__)

@@ -19,17 +19,50 @@ from typing import Any, Protocol
 from bitflip.agents import Agent, AgentSpecError, make_agent, parse_spec
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
-from bitflip.engine import Engine, SearchEngine
+from bitflip.engine import Engine, SearchEngine, load_engine_evaluation
+from bitflip.eval.evaluator import Evaluation
 from bitflip.search.book import Book
 from bitflip.search.levels import DEFAULT_LEVEL, LEVELS
 from bitflip.search.limits import Clocks, Limit, MoveScore, SearchInfo
+from bitflip.web.games import PlyAnalysis
 
 log = logging.getLogger(__name__)
 
-TT_MB = 16
-"""Transposition table of each game's engines: several games share the server's memory."""
 BOOK_RANDOMNESS = 1.0
 """Discs of randomness in an engine opponent's book moves: a person's games against it vary."""
+
+
+def table_megabytes(size: int, level: int | None = None) -> int:
+    """The transposition table of one web engine, sized to what its game needs.
+
+    Several games share the server's memory, and a web engine searches a fraction of a second
+    a move: small boards have few positions, low levels search few nodes. ``level`` None: the
+    engine of hints and analysis (up to a few seconds a position).
+    """
+    if size <= 4:
+        return 1
+    if size <= 6:
+        return 2
+    if level is None:
+        return 8
+    return 4 if level <= 12 else 8 if level <= 16 else 16
+
+
+_EVALUATIONS: dict[int, Evaluation] = {}
+_EVALUATIONS_LOCK = threading.Lock()
+
+
+def shared_evaluation(size: int) -> Evaluation:
+    """The default evaluation of ``size`` boards, loaded once for all engines of the process.
+
+    Searches only read the weights (20 MB of pattern tables on 8x8), so every engine of the web
+    app shares one array instead of loading its own copy.
+    """
+    with _EVALUATIONS_LOCK:
+        found = _EVALUATIONS.get(size)
+        if found is None:
+            found = _EVALUATIONS[size] = load_engine_evaluation("default", size)
+        return found
 
 
 def disc_score(score: float, exact: bool, size: int) -> float:
@@ -65,7 +98,9 @@ def levels() -> list[int]:
 
 
 def new_engine(**options: Any) -> WebEngine:
-    return Engine(**options)
+    """An engine searching with the shared evaluation of its board size."""
+    size = int(options.get("size", 8))
+    return Engine(evaluation=shared_evaluation(size), **options)
 
 
 @dataclass(frozen=True)
@@ -84,7 +119,8 @@ class Opponent:
 
     ``book`` is the opening book an engine opponent plays from on 8x8 (None: none), choosing
     among moves within :data:`BOOK_RANDOMNESS` of the best. The person who starts the server
-    picks it; a request cannot name a file.
+    picks it; a request cannot name a file. An engine opponent builds its engine on first use
+    and frees it on :meth:`release` (an idle game holds no tables).
     """
 
     def __init__(
@@ -99,6 +135,9 @@ class Opponent:
         self.spec = spec
         parsed = parse_spec(spec)
         self._engine: WebEngine | None = None
+        self._engine_options: dict[str, Any] | None = None
+        self._make_engine = make_engine
+        self._lock = threading.Lock()
         self._agent: Agent | None = None
         if parsed.name == "engine":
             unknown = set(parsed.params) - {"level"}
@@ -107,10 +146,14 @@ class Opponent:
             level = parsed.params.get("level", DEFAULT_LEVEL)
             if level not in LEVELS:
                 raise AgentSpecError(f"engine level must be one of {levels()}, not {level!r}")
-            with_book: dict[str, Any] = {}
+            options: dict[str, Any] = {
+                "level": level,
+                "tt_mb": table_megabytes(size, level),
+                "size": size,
+            }
             if book is not None and size == 8:
-                with_book = {"book": book, "book_randomness": BOOK_RANDOMNESS, "seed": seed}
-            self._engine = make_engine(level=level, tt_mb=TT_MB, size=size, **with_book)
+                options |= {"book": book, "book_randomness": BOOK_RANDOMNESS, "seed": seed}
+            self._engine_options = options
         else:
             self._agent = make_agent(spec, seed=seed)
             self._agent.new_game()
@@ -118,7 +161,18 @@ class Opponent:
 
     @property
     def can_ponder(self) -> bool:
+        return self._engine_options is not None
+
+    @property
+    def holds_engine(self) -> bool:
         return self._engine is not None
+
+    def _get(self) -> WebEngine:
+        assert self._engine_options is not None
+        with self._lock:
+            if self._engine is None:
+                self._engine = self._make_engine(**self._engine_options)
+            return self._engine
 
     def choose(
         self,
@@ -131,10 +185,11 @@ class Opponent:
         ``on_info`` hears the engine's progress (one call per finished iteration). With
         ``clocks`` the engine budgets its time from the game clock, else it searches its level.
         """
-        if self._engine is not None:
-            self._engine.set_position(board)
+        if self._engine_options is not None:
+            engine = self._get()
+            engine.set_position(board)
             limit = Limit(clocks=clocks) if clocks is not None else None
-            result = self._engine.go(limit, on_info=on_info)
+            result = engine.go(limit, on_info=on_info)
             if result.wld:  # a proof of win/loss/draw only: no disc score to show or plot
                 return Choice(int(result.move), None, False, bool(result.book))
             exact = bool(result.exact)
@@ -145,30 +200,24 @@ class Opponent:
 
     def ponder(self, board: Board) -> None:
         """Think about ``board`` (the person's turn) in the background until the next call."""
-        if self._engine is not None:
-            self._engine.set_position(board)
-            self._engine.ponder()
+        if self._engine_options is not None:
+            engine = self._get()
+            engine.set_position(board)
+            engine.ponder()
 
     def stop(self) -> None:
         """Make a running ``choose`` return now with the best move so far."""
-        if self._engine is not None:
-            self._engine.stop()
+        engine = self._engine
+        if engine is not None:
+            engine.stop()
 
-
-@dataclass(frozen=True)
-class MoveAnalysisView:
-    """The analysis of one played move, scores (discs) from the mover's view."""
-
-    ply: int
-    move: Move
-    score: float
-    best_move: Move
-    best_score: float
-    loss: float
-    exact: bool
-    comparable: bool
-    """The played and the best move's scores are of one kind (both exact, or both heuristic
-    from one depth), so their difference measures the move."""
+    def release(self) -> None:
+        """Stop the engine and let it go (its tables are freed); the next search builds one.
+        The caller makes sure no ``choose`` runs."""
+        with self._lock:
+            engine, self._engine = self._engine, None
+        if engine is not None:
+            engine.stop()
 
 
 class Analyst:
@@ -181,10 +230,24 @@ class Analyst:
         self._lock = threading.Lock()
         self._cancel = threading.Event()
 
+    @property
+    def holds_engine(self) -> bool:
+        return self._engine is not None
+
     def _get(self) -> WebEngine:
         if self._engine is None:
-            self._engine = self.new_engine(tt_mb=TT_MB, size=self.size)
+            self._engine = self.new_engine(tt_mb=table_megabytes(self.size), size=self.size)
         return self._engine
+
+    def release(self) -> bool:
+        """Let the engine go unless a hint or an analysis uses it now (then False)."""
+        if not self._lock.acquire(blocking=False):
+            return False
+        try:
+            self._engine = None
+            return True
+        finally:
+            self._lock.release()
 
     def hints(self, board: Board, seconds: float) -> list[MoveScore]:
         """Every legal move's score (discs, side to move's view), best first."""
@@ -206,9 +269,10 @@ class Analyst:
         board: Board,
         seconds_per_move: float,
         on_progress: Callable[[int, int], None] | None = None,
-    ) -> list[MoveAnalysisView]:
+    ) -> list[tuple[int, PlyAnalysis]]:
         """Score every move on ``board.move_stack`` against the best one (forced passes are
-        skipped). Each position's moves are scored together, so their kinds can be compared."""
+        skipped): (ply, analysis) pairs, the ply counted in the move stack. Each position's
+        moves are scored together, so their kinds can be compared."""
         moves = board.move_stack
         b = board.copy()
         while b.move_stack:
@@ -226,26 +290,7 @@ class Analyst:
                     scores = self._scores(engine, b, seconds_per_move)
                     if not scores:  # stopped before the first iteration ended
                         break
-                    best = scores[0]
-                    played = next((s for s in scores if s.move == move), None)
-                    if played is None:  # stopped before the move was scored
-                        played, comparable = best, False
-                    else:
-                        comparable = played.exact == best.exact and (
-                            played.exact or played.depth == best.depth
-                        )
-                    out.append(
-                        MoveAnalysisView(
-                            ply=ply,
-                            move=move,
-                            score=played.score,
-                            best_move=best.move,
-                            best_score=best.score,
-                            loss=max(0.0, best.score - played.score),
-                            exact=best.exact,
-                            comparable=comparable,
-                        )
-                    )
+                    out.append((ply, _compared(move, scores)))
                 b.push(move)
                 if on_progress is not None:
                     on_progress(ply + 1, len(moves))
@@ -254,8 +299,28 @@ class Analyst:
     def stop(self) -> None:
         """End a running hint or analysis now (an analysis keeps the moves done so far)."""
         self._cancel.set()
-        if self._engine is not None:
-            self._engine.stop()
+        engine = self._engine
+        if engine is not None:
+            engine.stop()
+
+
+def _compared(move: Move, scores: list[MoveScore]) -> PlyAnalysis:
+    """The played ``move`` against the best of ``scores`` (best first)."""
+    best = scores[0]
+    played = next((s for s in scores if s.move == move), None)
+    if played is None:  # stopped before the move was scored
+        played, comparable = best, False
+    else:
+        comparable = played.exact == best.exact and (played.exact or played.depth == best.depth)
+    return PlyAnalysis(
+        move=move,
+        score=played.score,
+        best_move=best.move,
+        best_score=best.score,
+        loss=max(0.0, best.score - played.score),
+        exact=best.exact,
+        comparable=comparable,
+    )
 
 
 def is_pass_only(board: Board) -> bool:

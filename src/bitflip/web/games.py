@@ -4,7 +4,7 @@ Every move ever played stays in the tree (:mod:`bitflip.web.tree`). The *line* i
 from the start to a leaf; the board shown is the start with the first ``cursor`` moves of the
 line played. Undo, redo and jumping move the cursor; playing a move that leaves the line
 starts a variation and makes it the line, and the old line stays in the tree.
-This module is pure game logic: no threads, no I/O (see :mod:`bitflip.web.sessions`).
+This module is pure game logic: no threads, no I/O (see :mod:`bitflip.web.manager`).
 """
 
 from __future__ import annotations
@@ -37,11 +37,14 @@ class Evaluation:
     """Where it came from: 'move' (the opponent's search), 'hint' or 'analysis'."""
 
 
-@dataclass
+@dataclass(frozen=True)
 class PlyAnalysis:
-    """The analysis of the move into tree node ``node``, scores from the mover's view."""
+    """The analysis of one played move, scores (discs) from the mover's view.
 
-    node: int
+    The one analysis type of the web app: the analyst makes it, the game keeps it by the tree
+    node the move leads to, the store writes it and the view shows it.
+    """
+
     move: Move
     score: float
     best_move: Move
@@ -129,7 +132,7 @@ class GameState:
             try:
                 board.push(m)
             except IllegalMoveError as exc:
-                raise GameError(f"move {i + 1} of the game: {str(exc).split(' (')[0]}") from None
+                raise GameError(f"move {i + 1} of the game: {exc.detail}") from None
             state._extend(state.tree.add(state.leaf, m))
         state.cursor = len(state.line)
         return state
@@ -302,7 +305,7 @@ class GameState:
             "created": self.created,
             "title": self.title,
             "evals": [asdict(e) for e in self.evals.values()],
-            "analysis": [asdict(a) for a in self.analysis.values()],
+            "analysis": [{"node": n, **asdict(a)} for n, a in self.analysis.items()],
             "endings": {str(k): asdict(v) for k, v in self.endings.items()},
             "clock": self.clock,
             "increment": self.increment,
@@ -321,7 +324,7 @@ class GameState:
             d["analysis"] = [_renamed(a, lambda ply: ply + 1) for a in d.get("analysis", [])]
         tree = MoveTree.from_json(d.pop("tree"))
         evals = [Evaluation(**e) for e in d.pop("evals", [])]
-        analysis = [PlyAnalysis(**a) for a in d.pop("analysis", [])]
+        analysis = {int(a.pop("node")): PlyAnalysis(**a) for a in map(dict, d.pop("analysis", []))}
         endings = {int(k): Ending(**v) for k, v in d.pop("endings", {}).items()}
         clocks = {int(k): (float(v[0]), float(v[1])) for k, v in d.pop("clocks", {}).items()}
         leaf = int(d.pop("leaf"))
@@ -329,7 +332,7 @@ class GameState:
             raise ValueError(f"game {d.get('id')}: leaf {leaf} outside its tree")
         state = cls(tree=tree, leaf=leaf, **d)
         state.evals = {e.node: e for e in evals}
-        state.analysis = {a.node: a for a in analysis}
+        state.analysis = analysis
         state.endings = endings
         state.clocks = clocks
         if not 0 <= state.cursor <= len(state.line):

@@ -8,7 +8,7 @@ from bitflip.opening_names import opening_of
 from bitflip.web import api
 from bitflip.web.engine_bridge import disc_score
 from bitflip.web.games import GameState, color_name, transcript
-from bitflip.web.session import Session
+from bitflip.web.live_game import LiveGame
 
 
 def mistake_kind(loss: float, comparable: bool = True) -> str:
@@ -118,7 +118,7 @@ def _flipped(board: Board) -> list[str]:
     return [g.square_name(sq) for sq in g.squares if flips >> sq & 1]
 
 
-def _clock(s: Session, board: Board, now: float) -> api.ClockView | None:
+def _clock(s: LiveGame, board: Board, now: float) -> api.ClockView | None:
     left = s.clocks_now(board, now)
     if left is None:
         return None
@@ -131,7 +131,7 @@ def _clock(s: Session, board: Board, now: float) -> api.ClockView | None:
     )
 
 
-def build_view(s: Session, now: float) -> api.GameView:
+def build_view(s: LiveGame, now: float) -> api.GameView:
     """The view of ``s`` (caller holds ``s.lock``)."""
     st = s.state
     board = st.board()

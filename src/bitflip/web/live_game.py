@@ -25,7 +25,7 @@ DEFAULT_DELAY = 0.6
 
 
 @dataclass
-class Session:
+class LiveGame:
     """A game in memory with what is going on around it."""
 
     state: GameState
@@ -38,6 +38,8 @@ class Session:
     epoch: int = 0
     think_epoch: int | None = None
     ponder_epoch: int | None = None
+    ponder_started: float = 0.0
+    """When pondering began (``time.monotonic``, real time: it rests after a real minute)."""
     rested_epoch: int | None = None
     """Pondering ran its time in this epoch: it does not start again until the next."""
     force_move: bool = False
@@ -58,6 +60,8 @@ class Session:
     """Watch mode: the engine does not move while paused."""
     delay: float = DEFAULT_DELAY
     """Watch mode: least seconds between two engine moves."""
+    dropped: bool = False
+    """Left memory: a background task that starts later does nothing (its engines are gone)."""
 
     def reached(self, now: float) -> None:
         """The position at the cursor is shown now: its clock starts unless it already ran."""
@@ -72,6 +76,27 @@ class Session:
         return (
             self.think_epoch == self.epoch or self.analysing is not None or self.agent_lock.locked()
         )
+
+    def pondering(self) -> bool:
+        return self.ponder_epoch is not None and self.ponder_epoch == self.epoch
+
+    def holds_engines(self) -> bool:
+        return any(a is not None and a.holds_engine for a in (self.opponent, self.analyst))
+
+    def release_engines(self) -> bool:
+        """Free the engines (tables, ponder thread) of a game that uses none now; the next
+        search builds new ones. False when one is in use (it is kept)."""
+        if self.busy() or self.pondering():
+            return False
+        if not self.agent_lock.acquire(blocking=False):
+            return False
+        try:
+            freed = self.analyst is None or self.analyst.release()
+            if self.opponent is not None:
+                self.opponent.release()
+            return freed
+        finally:
+            self.agent_lock.release()
 
     # --- the game clock ----------------------------------------------------------------------
 

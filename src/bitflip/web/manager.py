@@ -1,9 +1,13 @@
 """Live games: create, look up, change, and run opponents in the background.
 
 Every request changes a game under its lock and returns at once; the opponent's move, pondering
-and game analysis run in a thread pool (:mod:`bitflip.web.background`). A reaper thread stops
-pondering in games no page watches, makes flags fall on the game clock, and drops long-unwatched
-games from memory (stored games come back from the store on the next request).
+and game analysis run in a thread pool (:mod:`bitflip.web.tasks`). A reaper thread
+(:mod:`bitflip.web.reaper`) stops pondering in games no page watches, makes flags fall on the
+game clock, frees the engines of idle games and drops long-unwatched games from memory (stored
+games come back from the store on the next request). Memory is bounded: at most
+:data:`MAX_LIVE` games in memory, at most :data:`bitflip.web.reaper.MAX_ENGINES` of them holding
+engines (tables), all engines sharing one copy of the evaluation's weights
+(:func:`bitflip.web.engine_bridge.shared_evaluation`).
 """
 
 from __future__ import annotations
@@ -14,18 +18,18 @@ import time
 import uuid
 from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from bitflip.agents import AgentSpecError
-from bitflip.core.board import BLACK, Board, IllegalMoveError, InvalidMoveError
+from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError
 from bitflip.search.book import Book
 from bitflip.web import api
-from bitflip.web.background import Background
 from bitflip.web.engine_bridge import Analyst, EngineFactory, Opponent, new_engine
 from bitflip.web.games import GameError, GameState, color_name
+from bitflip.web.live_game import LiveGame
 from bitflip.web.policy import OpponentPolicy
-from bitflip.web.session import Session
+from bitflip.web.reaper import Reaper
 from bitflip.web.store import GameStore
+from bitflip.web.tasks import BackgroundTasks
 from bitflip.web.tree import ROOT
 from bitflip.web.views import build_view, mistake_kind
 
@@ -36,12 +40,6 @@ __all__ = ["Conflict", "GameManager", "UnknownGame", "mistake_kind"]
 MAX_LIVE = 32
 """Games kept in memory (each may hold engines and their tables); idle ones beyond are dropped
 from memory, least recently used first. They stay in the store and come back on the next request."""
-EVICT_SECONDS = 600.0
-"""A game no page has looked at for this long leaves memory (and frees its engines)."""
-BARE_EVICT_SECONDS = 60.0
-"""A game in which nothing happened (not stored) leaves memory sooner: nothing is lost."""
-REAP_SECONDS = 1.0
-"""How often the reaper looks at the games."""
 
 
 class UnknownGame(KeyError):
@@ -65,7 +63,7 @@ def _missing_package(spec: str, exc: ImportError) -> str:
     return f"opponent {spec.split(':')[0]!r} needs {name}, which is not installed"
 
 
-class GameManager(Background):
+class GameManager:
     """All games of a server."""
 
     def __init__(
@@ -88,19 +86,20 @@ class GameManager(Background):
         self.policy = policy or OpponentPolicy.allowing([default_opponent])
         """Which opponent specs requests may name (the default is always allowed)."""
         self.clock = clock
-        self._sessions: OrderedDict[str, Session] = OrderedDict()
+        self._sessions: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bitflip-web")
-        self._closed = False
-        self._stop_reaper = threading.Event()
+        self.tasks = BackgroundTasks(clock=clock, save=self._save, workers=workers)
+        """The background work of the games: opponents' moves, pondering, analysis."""
+        self.reaper = Reaper(self)
+        """Housekeeping: idle pondering, flags, idle engines and games (see its module)."""
         if reaper:
-            threading.Thread(target=self._reap_loop, name="bitflip-reaper", daemon=True).start()
+            self.reaper.start()
 
     # --- lifecycle ---------------------------------------------------------------------------
 
     def close(self) -> None:
-        self._closed = True
-        self._stop_reaper.set()
+        self.reaper.stop()
+        self.tasks.closed = True
         with self._lock:
             sessions = list(self._sessions.values())
         for s in sessions:
@@ -108,9 +107,9 @@ class GameManager(Background):
                 s.opponent.stop()
             if s.analyst is not None:
                 s.analyst.stop()
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        self.tasks.close()
 
-    def create(self, req: api.NewGame) -> Session:
+    def create(self, req: api.NewGame) -> LiveGame:
         moves: list[int] = []
         start = req.start
         size = Board(start).size if start else req.size
@@ -135,7 +134,7 @@ class GameManager(Background):
 
     def create_from_record(
         self, record: object, *, human: str, opponent: str | None, title: str = ""
-    ) -> Session:
+    ) -> LiveGame:
         from bitflip.formats.record import GameRecord
 
         assert isinstance(record, GameRecord)
@@ -154,25 +153,26 @@ class GameManager(Background):
             )
         )
 
-    def _add(self, state: GameState) -> Session:
-        session = Session(state, last_seen=self.clock())
-        session.reached(self.clock())
+    def _add(self, state: GameState) -> LiveGame:
+        game = LiveGame(state, last_seen=self.clock())
+        game.reached(self.clock())
         if state.clock is not None:
             state.clocks[ROOT] = (state.clock, state.clock)
             state.clocks[state.node] = (state.clock, state.clock)
-        self._build_opponent(session)  # a bad spec fails here, before anything is stored
+        self._build_opponent(game)  # a bad spec fails here, before anything is stored
         with self._lock:
-            self._sessions[state.id] = session
+            self._sessions[state.id] = game
             self._evict()
-        with session.lock:
-            self._save(session)
-            self._kick(session)
-        return session
+        with game.lock:
+            self._save(game)
+            self.tasks.kick(game)
+        self.reaper.free_engines()
+        return game
 
     def _requested(self, spec: str | None) -> str:
         return self.default_opponent if spec is None else self.policy.check(spec)
 
-    def _build_opponent(self, s: Session) -> None:
+    def _build_opponent(self, s: LiveGame) -> None:
         if not self.policy.permits(s.state.opponent):
             # A stored game may name an opponent this server does not allow (stored by an older
             # version, or allowed by an earlier run): it gets the default instead.
@@ -193,7 +193,7 @@ class GameManager(Background):
         if s.analyst is None:
             s.analyst = Analyst(s.state.size, self.make_engine)
 
-    def get(self, game_id: str) -> Session:
+    def get(self, game_id: str) -> LiveGame:
         """The game (from memory or the store); marks it seen by a page."""
         now = self.clock()
         with self._lock:
@@ -206,19 +206,19 @@ class GameManager(Background):
             if ponders and s.ponder_epoch != s.epoch and s.rested_epoch != s.epoch:
                 with s.lock:
                     if s.state.human_to_move():
-                        self._kick(s)  # a page is back: pondering starts again
+                        self.tasks.kick(s)  # a page is back: pondering starts again
             return s
         state = self.store.load(game_id)
         if state is None:
             raise UnknownGame(game_id)
-        s = Session(state, stored=True, last_seen=now)
+        s = LiveGame(state, stored=True, last_seen=now)
         s.reached(now)
         self._build_opponent(s)
         with self._lock:
             s = self._sessions.setdefault(game_id, s)
             self._evict()
         with s.lock:
-            self._kick(s)
+            self.tasks.kick(s)
         return s
 
     def _evict(self) -> None:
@@ -231,16 +231,26 @@ class GameManager(Background):
                 self._drop(gid, s)
                 excess -= 1
 
-    def _drop(self, gid: str, s: Session) -> None:
+    def _drop(self, gid: str, s: LiveGame) -> None:
+        """Take ``s`` out of memory (caller holds ``self._lock``): nothing starts in it again,
+        its searches stop and its engines go (a task holding one frees it when it ends)."""
+        s.dropped = True
         for agent in (s.opponent, s.analyst):
             if agent is not None:
                 agent.stop()
+        s.release_engines()
         del self._sessions[gid]
+
+    def drop(self, s: LiveGame) -> None:
+        """Take ``s`` out of memory if it is still the live copy of its game."""
+        with self._lock:
+            if self._sessions.get(s.state.id) is s:
+                self._drop(s.state.id, s)
 
     def delete(self, game_id: str) -> None:
         s = self.get(game_id)
         with s.lock:
-            self._invalidate(s)
+            self.tasks.invalidate(s)
             s.stored = True  # nothing may store it again
             with self._lock:
                 self._sessions.pop(game_id, None)
@@ -249,49 +259,17 @@ class GameManager(Background):
             if agent is not None:
                 agent.stop()
 
-    def games(self) -> list[Session]:
+    def games(self) -> list[LiveGame]:
         with self._lock:
             return list(self._sessions.values())
 
-    # --- the reaper --------------------------------------------------------------------------
-
-    def _reap_loop(self) -> None:
-        while not self._stop_reaper.wait(REAP_SECONDS):
-            try:
-                self.reap()
-            except Exception:
-                log.exception("the reaper failed")
-
     def reap(self) -> None:
-        """Stop pondering in unwatched games, let flags fall, drop long-unwatched games."""
-        now = self.clock()
-        for s in self.games():
-            with s.lock:
-                if s.ponder_epoch == s.epoch and not s.watched(now):
-                    self._end_ponder(s, s.epoch)
-                self._check_flag(s, now)
-            idle = now - s.last_seen
-            limit = EVICT_SECONDS if s.stored else BARE_EVICT_SECONDS
-            if idle > limit and s.polls == 0 and not s.busy():
-                with self._lock:
-                    if self._sessions.get(s.state.id) is s:
-                        self._drop(s.state.id, s)
-
-    def _check_flag(self, s: Session, now: float) -> None:
-        if s.state.clock is None:
-            return
-        board = s.state.board()
-        left = s.clocks_now(board, now)
-        if left is None or not s.clock_running(board):
-            return
-        mover_left = left[0] if board.turn == BLACK else left[1]
-        if mover_left <= 0:
-            s.state.end(board.turn, "time")
-            self._changed(s)
+        """One round of the reaper (:meth:`bitflip.web.reaper.Reaper.reap`)."""
+        self.reaper.reap()
 
     # --- requests ----------------------------------------------------------------------------
 
-    def play(self, game_id: str, move: str, ply: int | None = None) -> Session:
+    def play(self, game_id: str, move: str, ply: int | None = None) -> LiveGame:
         s = self.get(game_id)
         with s.lock:
             st = s.state
@@ -308,42 +286,42 @@ class GameManager(Background):
             try:
                 m = board.parse_move(move)
             except InvalidMoveError as exc:
-                raise GameError(str(exc).split(" (position")[0]) from None
+                raise GameError(exc.detail) from None
             self._play(s, m, board)
         return s
 
-    def _play(self, s: Session, move: int, board: Board) -> None:
+    def _play(self, s: LiveGame, move: int, board: Board) -> None:
         """Play ``move`` at the cursor with its clock (caller holds ``s.lock``)."""
         clocks = s.clocks_after_move(board.turn, self.clock())
         try:
             s.state.play(move)
         except IllegalMoveError as exc:
-            raise GameError(str(exc).split(" (position")[0]) from None
+            raise GameError(exc.detail) from None
         if clocks is not None:
             s.state.clocks[s.state.node] = clocks
-        self._changed(s)
+        self.tasks.changed(s)
 
-    def undo(self, game_id: str) -> Session:
+    def undo(self, game_id: str) -> LiveGame:
         return self._move_cursor(game_id, lambda st: st.undo())
 
-    def redo(self, game_id: str) -> Session:
+    def redo(self, game_id: str) -> LiveGame:
         return self._move_cursor(game_id, lambda st: st.redo())
 
-    def jump(self, game_id: str, ply: int | None, node: int | None = None) -> Session:
+    def jump(self, game_id: str, ply: int | None, node: int | None = None) -> LiveGame:
         if node is not None:
             return self._move_cursor(game_id, lambda st: st.goto(node))
         if ply is None:
             raise GameError("say the ply or the node to show")
         return self._move_cursor(game_id, lambda st: st.jump(ply))
 
-    def _move_cursor(self, game_id: str, change: Callable[[GameState], None]) -> Session:
+    def _move_cursor(self, game_id: str, change: Callable[[GameState], None]) -> LiveGame:
         s = self.get(game_id)
         with s.lock:
             change(s.state)
-            self._changed(s)
+            self.tasks.changed(s)
         return s
 
-    def resign(self, game_id: str) -> Session:
+    def resign(self, game_id: str) -> LiveGame:
         """The person resigns the game at the cursor (the side to move, when they play it)."""
         s = self.get(game_id)
         with s.lock:
@@ -356,10 +334,10 @@ class GameManager(Background):
             if s.state.human != "both" and not s.state.is_human(loser):
                 loser = loser.other
             s.state.end(loser, "resigned")
-            self._changed(s)
+            self.tasks.changed(s)
         return s
 
-    def configure(self, game_id: str, req: api.GameSettings) -> Session:
+    def configure(self, game_id: str, req: api.GameSettings) -> LiveGame:
         """Change who the person plays, the opponent, the title or the watch-mode pace."""
         s = self.get(game_id)
         with s.lock:
@@ -377,17 +355,17 @@ class GameManager(Background):
                 if req.opponent is not None:
                     st.opponent = self.policy.check(req.opponent)
                 try:
-                    self._invalidate(s)
+                    self.tasks.invalidate(s)
                     self._build_opponent(s)
                 except GameError:
                     st.human, st.opponent = old
                     self._build_opponent(s)
                     raise
             s.stored = s.stored or req.title is not None
-            self._changed(s)
+            self.tasks.changed(s)
         return s
 
-    def move_now(self, game_id: str) -> Session:
+    def move_now(self, game_id: str) -> LiveGame:
         """Make the opponent move now: stop its search, or start one where the line goes on
         (a different move from the line's starts a variation)."""
         s = self.get(game_id)
@@ -403,7 +381,7 @@ class GameManager(Background):
                 raise Conflict(f"it is {color_name(board.turn)}'s turn, which the person plays")
             s.force_move = True
             s.paused = False
-            self._kick(s)
+            self.tasks.kick(s)
         return s
 
     def hints(self, game_id: str, seconds: float) -> api.Hints:
@@ -434,7 +412,7 @@ class GameManager(Background):
                 s.version += 1
         return out
 
-    def analyse(self, game_id: str, seconds_per_move: float) -> Session:
+    def analyse(self, game_id: str, seconds_per_move: float) -> LiveGame:
         """Start analysing every move of the line in the background."""
         s = self.get(game_id)
         with s.lock:
@@ -446,18 +424,18 @@ class GameManager(Background):
             path = list(s.state.path)
             s.analysing = api.Progress(done=0, total=len(path) - 1)
             s.version += 1
-        self._pool.submit(self._analyse_task, s, board, path, seconds_per_move)
+        self.tasks.analyse(s, board, path, seconds_per_move)
         return s
 
     # --- views -------------------------------------------------------------------------------
 
-    def view(self, s: Session) -> api.GameView:
+    def view(self, s: LiveGame) -> api.GameView:
         with s.lock:
             return build_view(s, self.clock())
 
     # --- storing -----------------------------------------------------------------------------
 
-    def _save(self, s: Session) -> None:
+    def _save(self, s: LiveGame) -> None:
         """Store the game once something happened in it (a bare new game is not stored)."""
         st = s.state
         if not s.stored:

@@ -11,9 +11,10 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bitflip.web import api, sessions
-from bitflip.web.session import WATCH_SECONDS, Session
-from bitflip.web.sessions import GameManager
+import bitflip.web.manager as manager_module
+from bitflip.web import api, reaper
+from bitflip.web.live_game import WATCH_SECONDS, LiveGame
+from bitflip.web.manager import GameManager
 from bitflip.web.store import GameStore
 
 from . import fake_engine
@@ -53,7 +54,7 @@ def until(ready: Callable[[], bool], timeout: float = 10.0) -> None:
         time.sleep(0.02)
 
 
-def new(manager: GameManager, **body: object) -> Session:
+def new(manager: GameManager, **body: object) -> LiveGame:
     return manager.create(api.NewGame.model_validate(body))
 
 
@@ -89,7 +90,7 @@ def test_unwatched_games_leave_memory_and_come_back_from_the_store(
 ) -> None:
     s = new(manager, human="both", moves="f5d6")
     gid = s.state.id
-    clock.now += sessions.EVICT_SECONDS + 1
+    clock.now += reaper.EVICT_SECONDS + 1
     manager.reap()
     assert gid not in {g.state.id for g in manager.games()}
     back = manager.get(gid)
@@ -98,17 +99,17 @@ def test_unwatched_games_leave_memory_and_come_back_from_the_store(
 
 def test_a_bare_unwatched_game_leaves_memory_soon(manager: GameManager, clock: Clock) -> None:
     s = new(manager, human="both")
-    clock.now += sessions.BARE_EVICT_SECONDS + 1
+    clock.now += reaper.BARE_EVICT_SECONDS + 1
     manager.reap()
     assert s.state.id not in {g.state.id for g in manager.games()}
-    with pytest.raises(sessions.UnknownGame):
+    with pytest.raises(manager_module.UnknownGame):
         manager.get(s.state.id)  # it was never stored: nothing was lost
 
 
 def test_too_many_games_evict_the_least_recent(
     manager: GameManager, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(sessions, "MAX_LIVE", 2)
+    monkeypatch.setattr(manager_module, "MAX_LIVE", 2)
     games = [new(manager, human="both", moves="f5") for _ in range(3)]
     ids = {g.state.id for g in manager.games()}
     assert len(ids) == 2 and games[0].state.id not in ids
@@ -120,9 +121,9 @@ def test_a_search_of_an_older_epoch_is_thrown_away(manager: GameManager) -> None
     old = s.epoch
     manager.jump(s.state.id, 0)  # the position changes: a new epoch
     assert s.epoch > old
-    manager._think_task(s, board, old)  # a search started before the change ends now
+    manager.tasks.think(s, board, old)  # a search started before the change ends now
     assert len(s.state.tree) == 2 and s.state.cursor == 0  # nothing played
-    manager._think_task(s, s.state.board(), s.epoch)  # one of this epoch is played
+    manager.tasks.think(s, s.state.board(), s.epoch)  # one of this epoch is played
     assert s.state.cursor == 1
 
 

@@ -1,8 +1,10 @@
 """The background work of live games: the opponent's move, pondering, game analysis.
 
-A mixin of :class:`bitflip.web.sessions.GameManager`. Every task is started under the game's
-lock with the game's ``epoch``; its result is applied only if the epoch is still the same
-(the position did not change meanwhile), else thrown away.
+:class:`BackgroundTasks` belongs to a :class:`bitflip.web.manager.GameManager`. Every task is
+started under the game's lock with the game's ``epoch``; its result is applied only if the
+epoch is still the same (the position did not change meanwhile), else thrown away. Tasks run on
+a :class:`~bitflip.web.workers.WorkerPool` whose idle threads end. At most
+:data:`MAX_PONDERING` games ponder at once: pondering is a full search on a core.
 """
 
 from __future__ import annotations
@@ -11,41 +13,57 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 
 from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError
 from bitflip.core.geometry import PASS
 from bitflip.search.limits import SearchInfo
 from bitflip.web import api
 from bitflip.web.engine_bridge import disc_score, is_pass_only
-from bitflip.web.games import PlyAnalysis
-from bitflip.web.session import Session
+from bitflip.web.live_game import LiveGame
+from bitflip.web.workers import WorkerPool
 
 log = logging.getLogger(__name__)
 
 PONDER_SECONDS = 60.0
-"""Longest the engine ponders on the person's time before it rests."""
+"""Longest the engine ponders on the person's time before it rests (real seconds)."""
+MAX_PONDERING = 2
+"""Games that ponder at once; a game that starts pondering ends the least recently seen one's."""
 
 
-class Background:
-    """Starting and finishing the background tasks of games (see the module docstring)."""
+class BackgroundTasks:
+    """Starting and finishing the background tasks of games (see the module docstring).
 
-    _pool: ThreadPoolExecutor
-    _closed: bool
-    clock: Callable[[], float]
+    Args:
+        clock: the manager's clock (game clocks, watching).
+        save: stores a game (called under its lock).
+        workers: threads for opponents, pondering and analysis.
+    """
 
-    def _save(self, s: Session) -> None:
-        raise NotImplementedError
+    def __init__(
+        self, *, clock: Callable[[], float], save: Callable[[LiveGame], None], workers: int
+    ) -> None:
+        self.clock = clock
+        self._save = save
+        self.pool = WorkerPool(workers, name="bitflip-web")
+        self.closed = False
+        self._pondering: dict[str, LiveGame] = {}
+        self._pondering_lock = threading.Lock()
 
-    def _changed(self, s: Session) -> None:
+    def close(self) -> None:
+        self.closed = True
+        self.pool.shutdown()
+
+    # --- after a change ----------------------------------------------------------------------
+
+    def changed(self, s: LiveGame) -> None:
         """After the line or cursor changed: stop stale searches, store, let the opponent move."""
-        self._invalidate(s)
+        self.invalidate(s)
         s.error = ""
         s.reached(self.clock())
         self._save(s)
-        self._kick(s)
+        self.kick(s)
 
-    def _invalidate(self, s: Session) -> None:
+    def invalidate(self, s: LiveGame) -> None:
         s.epoch += 1
         s.version += 1
         s.force_move = False
@@ -54,9 +72,9 @@ class Background:
         s.think_epoch = s.ponder_epoch = None
         s.search = None
 
-    def _kick(self, s: Session) -> None:
+    def kick(self, s: LiveGame) -> None:
         """Start what the position at the cursor calls for (caller holds ``s.lock``)."""
-        if self._closed:
+        if self.closed or s.dropped:
             return
         st = s.state
         board = st.board()
@@ -68,17 +86,17 @@ class Background:
             if (at_end or s.force_move) and s.think_epoch != s.epoch and not paused:
                 s.think_epoch = s.epoch
                 s.version += 1
-                self._pool.submit(self._think_task, s, board, s.epoch)
+                self.pool.submit(self.think, s, board, s.epoch)
             return
         if at_end and is_pass_only(board):
             clocks = s.clocks_after_move(board.turn, self.clock())
             st.play(PASS)  # the person has no move: pass for them (the page announces it)
             if clocks is not None:
                 st.clocks[st.node] = clocks
-            self._invalidate(s)
+            self.invalidate(s)
             s.reached(self.clock())
             self._save(s)
-            self._kick(s)
+            self.kick(s)
             return
         if (
             s.opponent is not None
@@ -89,9 +107,32 @@ class Background:
             and s.watched(self.clock())
         ):
             s.ponder_epoch = s.epoch
-            self._pool.submit(self._ponder_task, s, board, s.epoch)
+            s.ponder_started = time.monotonic()
+            self._make_room_to_ponder(s)
+            self.pool.submit(self._ponder, s, board, s.epoch)
 
-    def _wait_for_pace(self, s: Session, epoch: int) -> bool:
+    def _make_room_to_ponder(self, s: LiveGame) -> None:
+        """Count ``s`` among the pondering games; past :data:`MAX_PONDERING`, the least
+        recently seen other one rests (its lock is taken on a pool thread, never here)."""
+        with self._pondering_lock:
+            live = {k: g for k, g in self._pondering.items() if g.pondering() and g is not s}
+            self._pondering = {**live, s.state.id: s}
+            excess = sorted(live.values(), key=lambda g: g.last_seen)[
+                : max(0, len(live) + 1 - MAX_PONDERING)
+            ]
+        for g in excess:
+            epoch = g.ponder_epoch
+            if epoch is not None:
+                self.pool.submit(self.end_ponder, g, epoch, True)
+
+    def pondering(self) -> list[LiveGame]:
+        """The games pondering now."""
+        with self._pondering_lock:
+            return [g for g in self._pondering.values() if g.pondering()]
+
+    # --- the tasks ---------------------------------------------------------------------------
+
+    def _wait_for_pace(self, s: LiveGame, epoch: int) -> bool:
         """Watch mode: wait until ``s.delay`` has passed since the last move; False if the
         position changed meanwhile."""
         while True:
@@ -105,7 +146,8 @@ class Background:
                 return True
             time.sleep(min(left, 0.05))
 
-    def _think_task(self, s: Session, board: Board, epoch: int) -> None:
+    def think(self, s: LiveGame, board: Board, epoch: int) -> None:
+        """The opponent's move in ``board``, played if the game is still at ``epoch``."""
         name = board.geometry.square_name
         size = board.size
 
@@ -127,7 +169,7 @@ class Background:
         try:
             with s.agent_lock:
                 with s.lock:
-                    if s.epoch != epoch:
+                    if s.epoch != epoch or s.dropped:
                         return
                     clocks = s.engine_clocks(board, self.clock())
                 assert s.opponent is not None
@@ -157,23 +199,25 @@ class Background:
             if choice.score is not None:
                 source = "book" if choice.book else "move"
                 s.state.set_eval(node, choice.score, choice.exact, source)
-            self._changed(s)
+            self.changed(s)
 
-    def _ponder_task(self, s: Session, board: Board, epoch: int) -> None:
+    def _ponder(self, s: LiveGame, board: Board, epoch: int) -> None:
         with s.agent_lock:
-            if s.epoch != epoch or s.ponder_epoch != epoch or s.opponent is None:
+            if s.dropped or s.epoch != epoch or s.ponder_epoch != epoch or s.opponent is None:
                 return
             try:
                 s.opponent.ponder(board)
             except Exception:
                 log.exception("pondering failed")
-                return
-        # Pondering rests after PONDER_SECONDS (and sooner when no page watches the game).
-        timer = threading.Timer(PONDER_SECONDS, self._end_ponder, (s, epoch, True))
-        timer.daemon = True
-        timer.start()
+            if s.dropped:  # it left memory meanwhile: its engine goes now
+                s.opponent.release()
 
-    def _end_ponder(self, s: Session, epoch: int, rest: bool = False) -> None:
+    def rest_if_long(self, s: LiveGame) -> None:
+        """End pondering that ran :data:`PONDER_SECONDS` (caller holds ``s.lock``)."""
+        if s.pondering() and time.monotonic() - s.ponder_started >= PONDER_SECONDS:
+            self.end_ponder(s, s.epoch, rest=True)
+
+    def end_ponder(self, s: LiveGame, epoch: int, rest: bool = False) -> None:
         """Stop pondering; with ``rest`` it does not start again in this position."""
         with s.lock:
             if s.epoch != epoch or s.ponder_epoch != epoch:
@@ -185,7 +229,11 @@ class Background:
             if s.opponent is not None:
                 s.opponent.stop()
 
-    def _analyse_task(self, s: Session, board: Board, path: list[int], seconds: float) -> None:
+    def analyse(self, s: LiveGame, board: Board, path: list[int], seconds: float) -> None:
+        """Analyse the moves of ``board`` (the line ``path``) in the background."""
+        self.pool.submit(self._analyse, s, board, path, seconds)
+
+    def _analyse(self, s: LiveGame, board: Board, path: list[int], seconds: float) -> None:
         def progress(done: int, total: int) -> None:
             with s.lock:
                 s.analysing = api.Progress(done=done, total=total)
@@ -206,17 +254,7 @@ class Background:
             s.version += 1
             st = s.state
             # Nodes name positions for good, so the analysis holds whatever the line is now.
-            for row in rows:
-                node = path[row.ply + 1]
-                st.analysis[node] = PlyAnalysis(
-                    node,
-                    row.move,
-                    row.score,
-                    row.best_move,
-                    row.best_score,
-                    row.loss,
-                    row.exact,
-                    row.comparable,
-                )
-                st.set_eval(path[row.ply], row.best_score, row.exact, "analysis")
+            for ply, row in rows:
+                st.analysis[path[ply + 1]] = row
+                st.set_eval(path[ply], row.best_score, row.exact, "analysis")
             self._save(s)
