@@ -233,3 +233,28 @@ def test_change_sides_and_opponent_of_a_running_game(client: TestClient) -> None
     assert r.status_code == 200 and r.json()["opponent"] == "greedy"
     v = wait_for(client, r.json(), lambda v: len(v["moves"]) == 3)  # greedy plays black's move
     assert v["human_to_move"] and v["turn"] == "white"
+
+
+@pytest.mark.parametrize("size", [4, 6])
+def test_an_opponent_that_cannot_play_the_size_is_refused(client: TestClient, size: int) -> None:
+    for opponent in ("policy", "value:depth=1"):
+        r = client.post("/api/games", json={"size": size, "human": "black", "opponent": opponent})
+        assert r.status_code == 400, r.text
+        assert f"not {size}x{size}" in r.json()["detail"] and "8x8" in r.json()["detail"]
+    v = new(client, size=size, human="both")
+    r = client.patch(f"/api/games/{v['id']}", json={"opponent": "policy"})
+    assert r.status_code == 400 and client.get(f"/api/games/{v['id']}").json()["opponent"] == (
+        "random"
+    )
+    sizes = client.get("/api/agents").json()["sizes"]
+    assert sizes["policy"] == [8] and sizes["random"] == [4, 6, 8]
+    assert all(sizes[e] for e in client.get("/api/agents").json()["examples"])
+
+
+def test_a_start_position_that_disagrees_with_size_is_refused(client: TestClient) -> None:
+    start = "-" * 14 + "OX----XO" + "-" * 14 + " X"  # 36 squares: 6x6
+    r = client.post("/api/games", json={"start": start, "size": 8, "human": "both"})
+    assert r.status_code == 400
+    assert "6x6" in r.json()["detail"] and "8x8" in r.json()["detail"]
+    assert new(client, start=start, human="both")["size"] == 6  # size left out: the start's
+    assert new(client, start=start, size=6, human="both")["size"] == 6

@@ -7,55 +7,16 @@ reaper called by hand.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
 
 import pytest
 
 import bitflip.web.manager as manager_module
 from bitflip.web import api, reaper
-from bitflip.web.live_game import WATCH_SECONDS, LiveGame
+from bitflip.web.live_game import WATCH_SECONDS
 from bitflip.web.manager import GameManager
-from bitflip.web.store import GameStore
 
 from . import fake_engine
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def manager(clock: Clock) -> Iterator[GameManager]:
-    fake_engine.Engine.instances.clear()
-    m = GameManager(
-        GameStore(":memory:"),
-        default_opponent="engine:level=5",
-        make_engine=fake_engine.Engine,
-        clock=clock,
-        reaper=False,
-    )
-    yield m
-    m.close()
-
-
-def until(ready: Callable[[], bool], timeout: float = 10.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not ready():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.02)
-
-
-def new(manager: GameManager, **body: object) -> LiveGame:
-    return manager.create(api.NewGame.model_validate(body))
+from .conftest import Clock, new, until
 
 
 def test_pondering_stops_when_no_page_watches(manager: GameManager, clock: Clock) -> None:

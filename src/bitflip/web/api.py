@@ -235,6 +235,11 @@ class AgentsInfo(BaseModel):
     default_level: int
     agents: list[str]
     examples: list[str]
+    sizes: dict[str, list[int]] = Field(
+        ...,
+        description="per agent name and example spec (and the default): the board sizes it "
+        "plays; a new game with another size is refused (400)",
+    )
 
 
 class Exported(BaseModel):

@@ -66,6 +66,35 @@ class Ending:
 
 
 @dataclass
+class GameInfo:
+    """What a loaded game file said about the game, written back when the game is saved."""
+
+    black: str = ""
+    white: str = ""
+    place: str = ""
+    date: str = ""
+    black_score: int | None = None
+    """Black's final disc count as the file states it (GGF RE)."""
+    end: int = ROOT
+    """The tree node of the file's last move: the file's result belongs to the line to it."""
+    tags: dict[str, str] = field(default_factory=dict)
+    """The file's other tags (GGF: RB, RW, TI, ...), written back as they were."""
+    notes: dict[int, tuple[float | None, float | None]] = field(default_factory=dict)
+    """Per node: the evaluation and seconds the file gave the move into it."""
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["notes"] = {str(k): list(v) for k, v in self.notes.items()}
+        return d
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameInfo:
+        d = dict(data)
+        notes = {int(k): (v[0], v[1]) for k, v in d.pop("notes", {}).items()}
+        return cls(notes=notes, **d)
+
+
+@dataclass
 class GameState:
     """Everything stored about one game (the SQLite row's JSON)."""
 
@@ -92,6 +121,8 @@ class GameState:
     increment: float = 0.0
     clocks: dict[int, tuple[float, float]] = field(default_factory=dict)
     """Per node: black's and white's seconds left when that position was reached."""
+    info: GameInfo | None = None
+    """What the game file it was loaded from said (None: not loaded from a file)."""
 
     def __post_init__(self) -> None:
         self.path: list[int] = self.tree.path_to(self.leaf)
@@ -310,6 +341,7 @@ class GameState:
             "clock": self.clock,
             "increment": self.increment,
             "clocks": {str(k): list(v) for k, v in self.clocks.items()},
+            "info": None if self.info is None else self.info.to_json(),
         }
 
     @classmethod
@@ -327,6 +359,7 @@ class GameState:
         analysis = {int(a.pop("node")): PlyAnalysis(**a) for a in map(dict, d.pop("analysis", []))}
         endings = {int(k): Ending(**v) for k, v in d.pop("endings", {}).items()}
         clocks = {int(k): (float(v[0]), float(v[1])) for k, v in d.pop("clocks", {}).items()}
+        info = d.pop("info", None)
         leaf = int(d.pop("leaf"))
         if not 0 <= leaf < len(tree):
             raise ValueError(f"game {d.get('id')}: leaf {leaf} outside its tree")
@@ -335,6 +368,7 @@ class GameState:
         state.analysis = analysis
         state.endings = endings
         state.clocks = clocks
+        state.info = None if info is None else GameInfo.from_json(info)
         if not 0 <= state.cursor <= len(state.line):
             raise ValueError(f"game {state.id}: cursor {state.cursor} outside its line")
         state.check_tree()
@@ -375,6 +409,7 @@ __all__ = [
     "Ending",
     "Evaluation",
     "GameError",
+    "GameInfo",
     "GameState",
     "PlyAnalysis",
     "color_name",

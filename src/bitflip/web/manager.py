@@ -21,12 +21,13 @@ from collections.abc import Callable
 
 from bitflip.agents import AgentSpecError
 from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError
+from bitflip.formats.record import GameRecord
 from bitflip.search.book import Book
-from bitflip.web import api
+from bitflip.web import api, records
 from bitflip.web.engine_bridge import Analyst, EngineFactory, Opponent, new_engine
 from bitflip.web.games import GameError, GameState, color_name
 from bitflip.web.live_game import LiveGame
-from bitflip.web.policy import OpponentPolicy
+from bitflip.web.policy import OpponentPolicy, playable_sizes
 from bitflip.web.reaper import Reaper
 from bitflip.web.store import GameStore
 from bitflip.web.tasks import BackgroundTasks
@@ -112,11 +113,18 @@ class GameManager:
     def create(self, req: api.NewGame) -> LiveGame:
         moves: list[int] = []
         start = req.start
-        size = Board(start).size if start else req.size
+        size: int = req.size
+        if start:
+            size = Board(start).size  # a malformed OBF is a ValueError naming it
+            if "size" in req.model_fields_set and size != req.size:
+                raise GameError(
+                    f"the start position is a {size}x{size} board ({size * size} squares) but "
+                    f"size says {req.size}x{req.size}: leave size out or make them agree"
+                )
         if req.moves:
-            from bitflip.web.records import read_transcript
-
-            moves = read_transcript(req.moves, size, start).moves  # FormatError is a ValueError
+            moves = records.read_transcript(
+                req.moves, size, start
+            ).moves  # FormatError is a ValueError
         return self._add(
             GameState.new(
                 uuid.uuid4().hex[:12],
@@ -124,7 +132,7 @@ class GameManager:
                 start=start,
                 moves=moves,
                 human=req.human,
-                opponent=self._requested(req.opponent),
+                opponent=self._requested(req.opponent, size),
                 seed=req.seed,
                 title=req.title,
                 clock=None if req.minutes is None else 60.0 * req.minutes,
@@ -133,25 +141,23 @@ class GameManager:
         )
 
     def create_from_record(
-        self, record: object, *, human: str, opponent: str | None, title: str = ""
+        self, record: GameRecord, *, human: str, opponent: str | None, from_file: bool = True
     ) -> LiveGame:
-        from bitflip.formats.record import GameRecord
-
-        assert isinstance(record, GameRecord)
-        return self._add(
-            GameState.new(
-                uuid.uuid4().hex[:12],
-                size=record.size,
-                start=record.start,
-                moves=record.moves,
-                human=human,
-                opponent=self._requested(opponent),
-                # Player names from a game file can be long: the title keeps the API's bound.
-                title=(title or " - ".join(n for n in (record.black, record.white) if n))[
-                    : api.MAX_TITLE
-                ],
-            )
+        """A game of the record's moves; ``from_file``: it keeps what the file said beside them
+        (names, place, date, tags, result), which a save writes back."""
+        state = GameState.new(
+            uuid.uuid4().hex[:12],
+            size=record.size,
+            start=record.start,
+            moves=record.moves,
+            human=human,
+            opponent=self._requested(opponent, record.size),
+            # Player names from a game file can be long: the title keeps the API's bound.
+            title=records.title_of(record)[: api.MAX_TITLE],
         )
+        if from_file:
+            state.info = records.info_of(record, state.path)
+        return self._add(state)
 
     def _add(self, state: GameState) -> LiveGame:
         game = LiveGame(state, last_seen=self.clock())
@@ -169,14 +175,28 @@ class GameManager:
         self.reaper.free_engines()
         return game
 
-    def _requested(self, spec: str | None) -> str:
-        return self.default_opponent if spec is None else self.policy.check(spec)
+    def _requested(self, spec: str | None, size: int) -> str:
+        """The opponent a request names (None: the default), if it is allowed and plays
+        ``size`` boards."""
+        spec = self.default_opponent if spec is None else self.policy.check(spec)
+        sizes = playable_sizes(spec)
+        if size not in sizes:
+            boards = " and ".join(f"{n}x{n}" for n in sizes)
+            raise GameError(
+                f"opponent {spec!r} plays only {boards} boards, not {size}x{size}: "
+                "choose another opponent or board size"
+            )
+        return spec
 
     def _build_opponent(self, s: LiveGame) -> None:
         if not self.policy.permits(s.state.opponent):
             # A stored game may name an opponent this server does not allow (stored by an older
             # version, or allowed by an earlier run): it gets the default instead.
             s.error = f"the stored opponent is not allowed here; playing {self.default_opponent}"
+            s.state.opponent = self.default_opponent
+        elif s.state.size not in playable_sizes(s.state.opponent):
+            # Stored before sizes were checked: it would never move.
+            s.error = f"the stored opponent cannot play this board; playing {self.default_opponent}"
             s.state.opponent = self.default_opponent
         try:
             s.opponent = Opponent(
@@ -235,17 +255,20 @@ class GameManager:
         """Take ``s`` out of memory (caller holds ``self._lock``): nothing starts in it again,
         its searches stop and its engines go (a task holding one frees it when it ends)."""
         s.dropped = True
+        s.ponder_epoch = None
         for agent in (s.opponent, s.analyst):
             if agent is not None:
                 agent.stop()
         s.release_engines()
         del self._sessions[gid]
 
-    def drop(self, s: LiveGame) -> None:
-        """Take ``s`` out of memory if it is still the live copy of its game."""
+    def drop(self, s: LiveGame) -> bool:
+        """Take ``s`` out of memory if it is still the live copy of its game (then True)."""
         with self._lock:
-            if self._sessions.get(s.state.id) is s:
-                self._drop(s.state.id, s)
+            if self._sessions.get(s.state.id) is not s:
+                return False
+            self._drop(s.state.id, s)
+            return True
 
     def delete(self, game_id: str) -> None:
         s = self.get(game_id)
@@ -353,7 +376,7 @@ class GameManager:
                 if req.human is not None:
                     st.human = req.human
                 if req.opponent is not None:
-                    st.opponent = self.policy.check(req.opponent)
+                    st.opponent = self._requested(req.opponent, st.size)
                 try:
                     self.tasks.invalidate(s)
                     self._build_opponent(s)

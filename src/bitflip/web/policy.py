@@ -59,6 +59,18 @@ SAFE_AGENTS: dict[str, dict[str, _Bound | None]] = {
 }
 
 
+BOARD_SIZES = (4, 6, 8)
+AGENT_SIZES: dict[str, tuple[int, ...]] = {"policy": (8,), "value": (8,)}
+"""Agents that play only some board sizes (their networks read 8x8 boards); the others play
+every size. Specs the server's owner allows (an NBoard program, a net file) are taken at their
+word: the web cannot tell what they play without starting them."""
+
+
+def playable_sizes(spec: str) -> tuple[int, ...]:
+    """The board sizes the agent of ``spec`` plays."""
+    return AGENT_SIZES.get(parse_spec(spec).name, BOARD_SIZES)
+
+
 def canonical(spec: str) -> str:
     """The spec as the registry reads it, so that equal specs compare equal.
 

@@ -9,6 +9,8 @@ request). So a server's memory and threads come back once its games go idle.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import logging
 import threading
 from typing import TYPE_CHECKING
@@ -31,6 +33,24 @@ MAX_ENGINES = 6
 """Games holding engines at once; past it, the least recently seen idle games free theirs."""
 REAP_SECONDS = 1.0
 """How often the reaper looks at the games."""
+
+
+def return_free_memory() -> bool:
+    """Hand the C heap's free memory back to the system (glibc's ``malloc_trim``).
+
+    Freed tables leave holes in the heaps of the threads that used them, which glibc keeps for
+    later use: without this a server that went idle keeps the size of its busiest moment.
+    False where the C library has no ``malloc_trim`` (not glibc).
+    """
+    name = ctypes.util.find_library("c")
+    try:
+        libc = ctypes.CDLL(name)
+        trim = libc.malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return False
+    trim.argtypes = [ctypes.c_size_t]
+    trim(0)
+    return True
 
 
 class Reaper:
@@ -58,6 +78,7 @@ class Reaper:
         the engines of idle games, drop long-unwatched games."""
         m = self.manager
         now = m.clock()
+        freed = False
         for s in m.games():
             with s.lock:
                 if s.ponder_epoch == s.epoch and not s.watched(now):
@@ -67,17 +88,20 @@ class Reaper:
             idle = now - s.last_seen
             limit = EVICT_SECONDS if s.stored else BARE_EVICT_SECONDS
             if idle > limit and s.polls == 0 and not s.busy():
-                m.drop(s)
-        self.free_engines()
+                freed = m.drop(s) or freed
+        if self.free_engines() or freed:
+            return_free_memory()
 
-    def free_engines(self) -> None:
+    def free_engines(self) -> bool:
         """Free the engines of games unseen for :data:`ENGINE_IDLE_SECONDS`, then of the least
-        recently seen idle games until at most :data:`MAX_ENGINES` games hold engines."""
+        recently seen idle games until at most :data:`MAX_ENGINES` games hold engines; True
+        when some were freed."""
         now = self.manager.clock()
         holding = sorted(
             (g for g in self.manager.games() if g.holds_engines()), key=lambda g: g.last_seen
         )
         excess = len(holding) - MAX_ENGINES
+        freed = False
         for g in holding:
             unseen = g.polls == 0 and now - g.last_seen > ENGINE_IDLE_SECONDS
             if excess <= 0 and not unseen:
@@ -85,6 +109,8 @@ class Reaper:
             with g.lock:
                 if g.release_engines():
                     excess -= 1
+                    freed = True
+        return freed
 
     def _check_flag(self, s: LiveGame, now: float) -> None:
         """The side to move loses on time when its clock is out (caller holds ``s.lock``)."""

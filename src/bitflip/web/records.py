@@ -9,41 +9,104 @@ from __future__ import annotations
 
 import time
 
-from bitflip.core.board import Board
+from bitflip.core.board import BLACK, WHITE, Board, Color
 from bitflip.formats import ggf
 from bitflip.formats.errors import FormatError
 from bitflip.formats.record import GameRecord
 from bitflip.formats.transcript import format_transcript, parse_transcript
-from bitflip.web.games import GameState
+from bitflip.web.games import GameInfo, GameState
 
 FORMATS = ("transcript", "ggf")
 
 
+TITLE_TAG = "GN"
+"""The GGF tag that holds the game's title (GGF has none of its own; SGF's game name)."""
+
+
 def record_of(
-    state: GameState, names: tuple[str, str], path: list[int] | None = None
+    state: GameState, names: tuple[str, str] | None = None, path: list[int] | None = None
 ) -> GameRecord:
     """One line of the game as a record (default: the line shown, to its end).
 
+    A game loaded from a file keeps what the file said (names, place, date, other tags, the
+    result of a game that ended before its last move, per-move notes); other games name the
+    person "you" and the opponent by its spec.
+
     Args:
-        names: black's and white's player names.
+        names: black's and white's player names (None: as above).
         path: tree nodes from the root, e.g. ``state.tree.main_line()``.
     """
+    path = path if path is not None else state.path
     start = state.start if state.start != Board(size=state.size).obf() else None
-    moves = state.tree.line_moves(path if path is not None else state.path)
+    moves = state.tree.line_moves(path)
     end = Board(state.start)
     for m in moves:
         end.push(m)
     outcome = end.outcome()
+    black_score = outcome.black if outcome else None
+    info = state.info
+    extra: dict[str, str] = {}
+    if info is None:
+        black, white = (_player(state, c) for c in (BLACK, WHITE))
+        place = "bitflip web"
+        date = time.strftime("%Y.%m.%d_%H:%M:%S", time.gmtime(state.created))
+    else:
+        black, white, place, date = info.black, info.white, info.place, info.date
+        extra = dict(info.tags)
+        if path[-1] == info.end and outcome is None:
+            black_score = info.black_score  # the file's result of a game it ends early
+        elif path[-1] != info.end:
+            extra.pop("RE", None)  # the file's result text is of another line
+    if names is not None:
+        black, white = names
+    if state.title:
+        extra[TITLE_TAG] = state.title
+    notes = [info.notes.get(n, (None, None)) for n in path[1:]] if info else []
     return GameRecord(
         moves=moves,
         size=state.size,
         start=start,
-        black=names[0],
-        white=names[1],
-        event="bitflip web",
-        date=time.strftime("%Y.%m.%d_%H:%M:%S", time.gmtime(state.created)),
-        black_score=outcome.black if outcome else None,
+        black=black,
+        white=white,
+        event=place,
+        date=date,
+        black_score=black_score,
+        extra=extra,
+        evals=[e for e, _ in notes] if any(e is not None for e, _ in notes) else [],
+        times=[t for _, t in notes] if any(t is not None for _, t in notes) else [],
     )
+
+
+def _player(state: GameState, color: Color) -> str:
+    if state.is_human(color):
+        return "" if state.human == "both" else "you"
+    return state.opponent
+
+
+def info_of(record: GameRecord, path: list[int]) -> GameInfo:
+    """What ``record`` says beside its moves, for the game whose line ``path`` holds them."""
+    tags = {k: v for k, v in record.extra.items() if k != TITLE_TAG}
+    notes = {}
+    for i, node in enumerate(path[1:]):
+        ev = record.evals[i] if i < len(record.evals) else None
+        tm = record.times[i] if i < len(record.times) else None
+        if ev is not None or tm is not None:
+            notes[node] = (ev, tm)
+    return GameInfo(
+        black=record.black,
+        white=record.white,
+        place=record.event,
+        date=record.date,
+        black_score=record.black_score,
+        end=path[-1],
+        tags=tags,
+        notes=notes,
+    )
+
+
+def title_of(record: GameRecord) -> str:
+    """The title a loaded game gets: the file's, else its players' names."""
+    return record.extra.get(TITLE_TAG) or " - ".join(n for n in (record.black, record.white) if n)
 
 
 def detect_format(text: str) -> str:
@@ -68,6 +131,8 @@ def read(text: str, fmt: str = "auto", size: int = 8) -> GameRecord:
         games = ggf.loads(text)
         if not games:
             raise FormatError("GGF", "no game in the text")
+        if len(games) > 1:
+            raise FormatError("GGF", f"the text holds {len(games)} games; paste one game at a time")
         return games[0]
     raise ValueError(f"unknown format {fmt!r}; known: auto, {', '.join(FORMATS)}")
 

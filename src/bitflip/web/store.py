@@ -9,7 +9,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from bitflip.core.geometry import PASS
 from bitflip.web.games import GameState
+
+SUMMARY_VERSION = 2
+"""Summaries of version 1 counted passes as moves; older rows are summarised again."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -51,7 +55,8 @@ def summary(state: GameState) -> dict[str, object]:
     elif outcome is not None:
         result = "draw" if outcome.winner is None else outcome.winner.name.lower()
         score = f"{outcome.black}-{outcome.white}"
-    return {"moves": len(state.line), "result": result, "score": score}
+    moves = sum(m != PASS for m in state.line)  # passes are no moves
+    return {"version": SUMMARY_VERSION, "moves": moves, "result": result, "score": score}
 
 
 class GameStore:
@@ -119,7 +124,7 @@ class GameStore:
             try:
                 d = json.loads(data)
                 facts = d.pop("summary", None)
-                if facts is None:  # stored before summaries
+                if facts is None or facts.get("version") != SUMMARY_VERSION:  # an older one
                     facts = summary(GameState.from_json(d))
                 g = GameSummary(
                     gid,

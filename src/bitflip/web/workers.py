@@ -24,7 +24,9 @@ Task = Callable[..., Any]
 class WorkerPool:
     """At most ``workers`` threads run the submitted tasks, first in first out."""
 
-    def __init__(self, workers: int, *, name: str = "worker", idle: float = IDLE_SECONDS) -> None:
+    def __init__(self, workers: int, *, name: str = "worker", idle: float | None = None) -> None:
+        """``idle``: seconds a thread waits for work before it ends (None: :data:`IDLE_SECONDS`
+        as it is when the thread waits)."""
         if workers < 1:
             raise ValueError(f"a worker pool needs at least 1 thread, not {workers}")
         self.workers = workers
@@ -61,7 +63,7 @@ class WorkerPool:
             with self._lock:
                 self._waiting += 1
             try:
-                item = self._tasks.get(timeout=self.idle)
+                item = self._tasks.get(timeout=IDLE_SECONDS if self.idle is None else self.idle)
             except queue.Empty:
                 item = None
             with self._lock:

@@ -1,0 +1,164 @@
+"""The web server's memory and threads under a burst of new games, and after they go idle.
+
+Run from the repository root:
+``PYTHONPATH=src python benchmarks/web_memory.py --games 400``.
+
+Starts ``bitflip play`` (default opponent: the real engine) as a process of its own on a free
+localhost port with a fresh game file, then:
+
+1. warm-up: one game in which the engine moves first, so the search is compiled and has run
+   (compiled code stays for the life of the process: it is no per-game memory); the resident
+   size (RSS) and thread count once it is idle are the *start*;
+2. creates ``--games`` games through ``POST /api/games`` as fast as the server answers, every
+   other one with the engine to move (it thinks) and the rest with the person to move (it
+   ponders); no page polls them;
+3. waits up to ``--idle-wait`` seconds for the games to go idle (pondering stops, engines and
+   worker threads are freed).
+
+Prints a Markdown table (RSS in MB from ``/proc/PID/status``, threads, peak during the burst);
+``benchmarks/RESULTS-web.md`` keeps the recorded runs. Linux only (reads ``/proc``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+TARGET_PEAK_MB = 600
+TARGET_BACK_MB = 100
+
+
+def status(pid: int) -> tuple[float, int]:
+    """The process's resident size in MB and its thread count."""
+    rss = threads = 0
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            rss = int(line.split()[1])
+        elif line.startswith("Threads:"):
+            threads = int(line.split()[1])
+    return rss / 1024, threads
+
+
+def post(base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        base + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(req, timeout=60) as r:
+        out: dict[str, Any] = json.loads(r.read())
+        return out
+
+
+def get(base: str, path: str) -> dict[str, Any]:
+    with urllib.request.urlopen(base + path, timeout=60) as r:
+        out: dict[str, Any] = json.loads(r.read())
+        return out
+
+
+def start_server(db: Path) -> tuple[subprocess.Popen[str], str]:
+    cmd = [sys.executable, "-m", "bitflip", "play", "--no-browser", "--port", "0"]
+    proc = subprocess.Popen(
+        [*cmd, "--db", str(db)], stdout=subprocess.PIPE, text=True, env=dict(os.environ)
+    )
+    assert proc.stdout is not None
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        if "serving on " in line:
+            url = line.split("serving on ", 1)[1].split()[0]
+            return proc, url.rstrip("/")
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+def wait_idle(pid: int, start: tuple[float, int], seconds: float) -> tuple[float, float, int]:
+    """Seconds until RSS is within TARGET_BACK_MB of the start and the threads are back
+    (or ``seconds`` passed), with the RSS and threads then."""
+    t0 = time.monotonic()
+    while True:
+        rss, threads = status(pid)
+        waited = time.monotonic() - t0
+        if (rss - start[0] <= TARGET_BACK_MB and threads <= start[1]) or waited >= seconds:
+            return waited, rss, threads
+        time.sleep(1.0)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--games", type=int, default=400, help="games created in the burst")
+    ap.add_argument("--idle-wait", type=float, default=180.0, help="longest wait for idle, s")
+    args = ap.parse_args()
+    if args.games < 1:
+        raise SystemExit("--games must be at least 1")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        proc, base = start_server(Path(tmp) / "games.sqlite")
+        try:
+            pid = proc.pid
+            at_launch = status(pid)
+            warm = post(base, "/api/games", {"human": "black", "moves": "f5"})
+            deadline = time.monotonic() + 120
+            while len(warm["moves"]) < 2 and time.monotonic() < deadline:
+                warm = get(base, f"/api/games/{warm['id']}?after={warm['version']}&wait=5")
+            deadline = time.monotonic() + 60
+            while status(pid)[1] > at_launch[1] and time.monotonic() < deadline:
+                time.sleep(0.5)
+            start = status(pid)
+
+            peak = [start[0], start[1]]
+            sampling = threading.Event()
+
+            def sample() -> None:
+                while not sampling.wait(0.2):
+                    rss, threads = status(pid)
+                    peak[0] = max(peak[0], rss)
+                    peak[1] = max(peak[1], threads)
+
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
+            t0 = time.monotonic()
+            for i in range(args.games):
+                post(base, "/api/games", {"human": "white" if i % 2 == 0 else "black"})
+            burst = time.monotonic() - t0
+            after = status(pid)
+            time.sleep(5.0)
+            sampling.set()
+            sampler.join()
+            idle_s, idle_rss, idle_threads = wait_idle(pid, start, args.idle_wait)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+    print(f"{args.games} games created in {burst:.1f} s")
+    print()
+    print("| moment | RSS MB | threads |")
+    print("|---|---|---|")
+    print(f"| server started | {at_launch[0]:.0f} | {at_launch[1]} |")
+    print(f"| start (after warm-up game, idle) | {start[0]:.0f} | {start[1]} |")
+    print(f"| right after the burst | {after[0]:.0f} | {after[1]} |")
+    print(f"| peak during the burst (+5 s) | {peak[0]:.0f} | {peak[1]} |")
+    print(f"| idle ({idle_s:.0f} s after the burst + 5 s) | {idle_rss:.0f} | {idle_threads} |")
+    print()
+    ok_peak = peak[0] <= TARGET_PEAK_MB
+    ok_back = idle_rss - start[0] <= TARGET_BACK_MB and idle_threads <= start[1]
+    print(
+        f"peak <= {TARGET_PEAK_MB} MB: {'yes' if ok_peak else 'NO'}; back within "
+        f"{TARGET_BACK_MB} MB and threads back: {'yes' if ok_back else 'NO'}"
+    )
+
+
+if __name__ == "__main__":
+    main()
