@@ -9,9 +9,9 @@ localhost port with a fresh game file, then:
 1. warm-up: one game in which the engine moves first, so the search is compiled and has run
    (compiled code stays for the life of the process: it is no per-game memory); the resident
    size (RSS) and thread count once it is idle are the *start*;
-2. creates ``--games`` games through ``POST /api/games`` as fast as the server answers, every
-   other one with the engine to move (it thinks) and the rest with the person to move (it
-   ponders); no page polls them;
+2. creates ``--games`` games through ``POST /api/games`` as fast as the server answers (or
+   evenly over ``--over`` seconds), every other one with the engine to move (it thinks) and
+   the rest with the person to move (it ponders); no page polls them;
 3. waits up to ``--idle-wait`` seconds for the games to go idle (pondering stops, engines and
    worker threads are freed).
 
@@ -100,6 +100,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=400, help="games created in the burst")
     ap.add_argument("--idle-wait", type=float, default=180.0, help="longest wait for idle, s")
+    ap.add_argument(
+        "--over", type=float, default=0.0, help="spread the burst over this many seconds (0: fast)"
+    )
     args = ap.parse_args()
     if args.games < 1:
         raise SystemExit("--games must be at least 1")
@@ -131,6 +134,8 @@ def main() -> None:
             sampler.start()
             t0 = time.monotonic()
             for i in range(args.games):
+                if args.over > 0:
+                    time.sleep(max(0.0, t0 + i * args.over / args.games - time.monotonic()))
                 post(base, "/api/games", {"human": "white" if i % 2 == 0 else "black"})
             burst = time.monotonic() - t0
             after = status(pid)

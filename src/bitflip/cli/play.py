@@ -48,7 +48,30 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--color", choices=("black", "white"), default="black", help="your colour")
     p.add_argument("--size", type=int, choices=(4, 6, 8), default=8, help="board size")
     p.add_argument("--seed", type=SEED, default=None, help="seed of the opponent's randomness")
-    p.add_argument("--host", default="127.0.0.1", help="address to serve on (default: localhost)")
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to serve on (default: localhost). Beyond localhost every request needs "
+        "an access token: the address printed carries it",
+    )
+    p.add_argument(
+        "--token",
+        help="the access token (default beyond localhost: a new random one at each start)",
+    )
+    p.add_argument(
+        "--no-token",
+        action="store_true",
+        help="serve beyond localhost without an access token: anyone who can reach the port "
+        "plays, loads games and runs the engine here",
+    )
+    p.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a further name requests may reach the server by (a DNS alias, a proxy's name; "
+        "repeatable); others are refused, which defeats DNS rebinding",
+    )
     p.add_argument("--port", type=PORT, default=DEFAULT_PORT, help="port (0: any free port)")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument(
@@ -82,7 +105,56 @@ def run(args: argparse.Namespace) -> int:
         allow_opponents=args.allow_opponent,
         open_browser=not args.no_browser,
         book=args.book,
+        token=access_token(args.host, args.token, args.no_token),
+        allow_hosts=args.allow_host,
     )
+
+
+def access_token(host: str, token: str | None, no_token: bool) -> str | None:
+    """The access token a server on ``host`` requires: ``token``, else beyond localhost a new
+    random one; None on localhost without ``token`` or with ``no_token`` (a warning then).
+
+    Raises:
+        ValueError: both a token and --no-token, or a token that cannot travel in an address.
+    """
+    import secrets
+
+    from bitflip.web.guard import is_loopback
+
+    if token is not None and no_token:
+        raise ValueError("--token and --no-token contradict each other: give one of them")
+    if no_token:
+        if not is_loopback(host):
+            print(
+                f"warning: serving on {host} without an access token (--no-token): anyone who "
+                "can reach this port can play, load games and run the engine here",
+                file=sys.stderr,
+            )
+        return None
+    if token is not None:
+        if not token or any(not (c.isascii() and (c.isalnum() or c in "-_.~")) for c in token):
+            raise ValueError(
+                "--token must be letters, digits and - _ . ~ only (it travels in an address)"
+            )
+        return token
+    return None if is_loopback(host) else secrets.token_urlsafe(18)
+
+
+def served_url(host: str, port: int, token: str | None) -> str:
+    """The address to open: the host the server is reached by, with the token if any."""
+    import socket
+
+    from bitflip.web.guard import WILDCARDS, is_loopback
+
+    if is_loopback(host):
+        shown = "localhost"
+    elif host in WILDCARDS:
+        shown = socket.gethostname() or "localhost"
+    else:
+        shown = host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    return f"http://{shown}:{port}/" + (f"?token={token}" if token else "")
 
 
 def serve(
@@ -94,8 +166,13 @@ def serve(
     open_browser: bool,
     allow_opponents: list[str] | None = None,
     book: str | None = "default",
+    token: str | None = None,
+    allow_hosts: list[str] | None = None,
 ) -> int:
-    """Serve the web app until interrupted; opens the browser once the server listens."""
+    """Serve the web app until interrupted; opens the browser once the server listens.
+
+    ``token``: the access token every request needs (see :func:`access_token`);
+    ``allow_hosts``: further names requests may reach the server by."""
     try:
         import uvicorn
 
@@ -112,13 +189,15 @@ def serve(
     for spec in [opponent, *allowed]:
         canonical(spec)  # a bad spec fails now, in one line, not in the first game
     Opponent(opponent, size=8)
-    app = create_app(db, opponent=opponent, allow_opponents=allowed, host=host, book=book)
-    if host in ("0.0.0.0", "::"):
-        print(
-            "warning: serving on every network interface: anyone who can reach this machine "
-            "can play and load games here",
-            file=sys.stderr,
-        )
+    app = create_app(
+        db,
+        opponent=opponent,
+        allow_opponents=allowed,
+        host=host,
+        token=token,
+        allow_hosts=allow_hosts or (),
+        book=book,
+    )
     # Open pages hold long polls; do not wait for them to end on Ctrl+C.
     config = uvicorn.Config(
         app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2
@@ -137,9 +216,15 @@ def serve(
         for s in server.servers:
             for sock in s.sockets:
                 bound = sock.getsockname()[1]
-        shown = "localhost" if host in ("127.0.0.1", "localhost") else host
-        url = f"http://{shown}:{bound}/"
-        print(f"bitflip is serving on {url} (API docs: {url}docs); games in {db}", flush=True)
+        url = served_url(host, bound, token)
+        docs = served_url(host, bound, None) + "docs"
+        print(f"bitflip is serving on {url} (API docs: {docs}); games in {db}", flush=True)
+        if token is not None:
+            print(
+                "Every request needs the access token: open the address above (it sets a "
+                "cookie) or send 'Authorization: Bearer TOKEN'.",
+                flush=True,
+            )
         print("Press Ctrl+C to stop.", flush=True)
         if open_browser:
             webbrowser.open(url)

@@ -42,6 +42,8 @@ def create_app(
     opponent: str | None = None,
     allow_opponents: Iterable[str] = (),
     host: str = "127.0.0.1",
+    token: str | None = None,
+    allow_hosts: Iterable[str] = (),
     workers: int = 8,
     make_engine: EngineFactory = new_engine,
     book: str | None = "default",
@@ -52,7 +54,11 @@ def create_app(
         opponent: a new game's opponent when a request names none (always allowed).
         allow_opponents: further specs that requests may name beside the safe agents (see
             :mod:`bitflip.web.policy`); only the person starting the server sets these.
-        host: the address the server is bound to; requests must name it in ``Host``.
+        host: the address the server is bound to; requests must name it (or a localhost
+            name, or on every interface one of the machine's names) in ``Host``.
+        token: the access token every request must carry (None: none; see
+            :mod:`bitflip.web.guard`). ``bitflip play`` always sets one beyond localhost.
+        allow_hosts: further names requests may carry in ``Host`` (a proxy's, a DNS alias).
         workers: threads for opponents, pondering and analysis.
         make_engine: builds the engines of opponents, hints and analysis (tests pass a stand-in).
         book: the opening book engine opponents play from on 8x8: "default" (the shipped one),
@@ -82,7 +88,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.manager = manager
-    app.add_middleware(RequestGuard, hosts=allowed_hosts(host))
+    app.add_middleware(RequestGuard, hosts=allowed_hosts(host, allow_hosts), token=token)
     _add_error_handlers(app)
 
     routes.add_page(app)

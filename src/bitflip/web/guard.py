@@ -2,10 +2,16 @@
 
 The server listens on localhost for one person, but any web page that person opens can send it
 requests: directly (a cross-site POST needs no permission to be sent) or through DNS rebinding
-(a hostile name that resolves to 127.0.0.1). So:
+(a hostile name that resolves to 127.0.0.1). Served beyond localhost, anyone on the network can
+send it requests too. So:
 
-- the ``Host`` header must name the bound host (any localhost name when bound to localhost),
-  which defeats rebinding: the hostile page's requests carry its own name;
+- the ``Host`` header must name the server: the bound host, the localhost names, and when bound
+  to every interface the machine's own names and addresses (:func:`allowed_hosts`). This defeats
+  rebinding: the hostile page's requests carry its own name;
+- with an access token (always beyond localhost, see ``bitflip play``) every request must carry
+  it: in the ``token`` query parameter of the address the server printed, which sets a cookie
+  (HttpOnly, SameSite=Strict) so that the page's later requests carry it, in that cookie, or as
+  ``Authorization: Bearer TOKEN`` (scripts); anything else is 401;
 - a request that changes something (POST, PUT, PATCH, DELETE) from a browser must come from
   this server's own origin (``Origin`` and ``Sec-Fetch-Site``);
 - a body is at most :data:`MAX_BODY` bytes, refused before it is read into memory;
@@ -15,11 +21,15 @@ requests: directly (a cross-site POST needs no permission to be sent) or through
 
 from __future__ import annotations
 
+import contextlib
+import hmac
 import json
 import logging
+import socket
 from collections.abc import Awaitable, Callable, Iterable, MutableMapping
+from http.cookies import CookieError, SimpleCookie
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 log = logging.getLogger(__name__)
 
@@ -33,6 +43,15 @@ MAX_BODY = 256 * 1024
 """Largest request body in bytes: a GGF game with comments is a few KB."""
 
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+WILDCARDS = frozenset({"", "0.0.0.0", "::"})
+TOKEN_PARAM = "token"
+"""The query parameter of the printed address that carries the access token."""
+TOKEN_COOKIE = "bitflip_token"
+"""The cookie that carries it afterwards (its name ends in the server's port)."""
+NO_TOKEN = (
+    "this server needs its access token: open the address that `bitflip play` printed "
+    "(it ends in ?token=...)"
+)
 UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -53,14 +72,40 @@ HEADERS = [
 ]
 
 
-def allowed_hosts(bound: str) -> frozenset[str] | None:
-    """Host names requests may carry when serving on ``bound``; None: any (all interfaces)."""
+def is_loopback(host: str) -> bool:
+    """``host`` is reachable from this machine only."""
+    host = host.strip("[]").lower()
+    return host in LOCAL_NAMES or host.startswith("127.")
+
+
+def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
+    """Host names requests may carry when serving on ``bound``: it, the localhost names,
+    ``extra`` names (``bitflip play --allow-host``), and on every interface ("0.0.0.0", "::")
+    this machine's names and addresses."""
     bound = bound.strip("[]").lower()
-    if bound in ("", "0.0.0.0", "::"):
-        return None
-    if bound in LOCAL_NAMES or bound.startswith("127."):
-        return LOCAL_NAMES | {bound}
-    return frozenset({bound})
+    names = set(LOCAL_NAMES) | {h.strip("[]").lower() for h in extra}
+    if bound in WILDCARDS:
+        names |= machine_names()
+    else:
+        names.add(bound)
+    return frozenset(n for n in names if n)
+
+
+def machine_names() -> set[str]:
+    """This machine's host names and the addresses they and its outgoing route have."""
+    names: set[str] = set()
+    with contextlib.suppress(OSError):
+        host = socket.gethostname()
+        names |= {host, socket.getfqdn(), host + ".local"}
+    for name in list(names):
+        with contextlib.suppress(OSError, UnicodeError):
+            names |= {str(info[4][0]) for info in socket.getaddrinfo(name, None)}
+    for family, probe in ((socket.AF_INET, "192.0.2.1"), (socket.AF_INET6, "2001:db8::1")):
+        # The address this machine would send from; connecting a UDP socket sends nothing.
+        with contextlib.suppress(OSError), socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            names.add(str(s.getsockname()[0]))
+    return {n.lower().split("%")[0] for n in names}
 
 
 def _host_name(value: str) -> str:
@@ -72,16 +117,32 @@ def _host_name(value: str) -> str:
 
 
 class RequestGuard:
-    """ASGI middleware: Host and Origin checks, a body size limit, security headers."""
+    """ASGI middleware: Host, token and Origin checks, a body size limit, security headers.
+
+    Args:
+        hosts: the names requests may carry in ``Host`` (None: any; tests only).
+        token: the access token every request must carry (None: none needed).
+    """
 
     def __init__(
-        self, app: ASGIApp, *, hosts: Iterable[str] | None, max_body: int = MAX_BODY
+        self,
+        app: ASGIApp,
+        *,
+        hosts: Iterable[str] | None,
+        token: str | None = None,
+        max_body: int = MAX_BODY,
     ) -> None:
         self.app = app
         self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
+        if token is not None and not token:
+            raise ValueError("an access token cannot be empty")
+        self.token = token
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":  # the app has none: nothing to guard, refuse
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
@@ -90,6 +151,18 @@ class RequestGuard:
         if problem is not None:
             await _answer(send, *problem, docs=False)
             return
+        set_cookie: list[tuple[bytes, bytes]] = []
+        if self.token is not None:
+            carried = self._token_of(scope, headers)
+            if carried is None:
+                await _answer(send, 401, NO_TOKEN, docs=False)
+                return
+            if carried == "query":
+                set_cookie = [(b"set-cookie", self._cookie(scope).encode("latin-1"))]
+                if scope.get("method") == "GET" and scope.get("path") == "/":
+                    # The page itself: drop the token from the address bar and history.
+                    await _redirect(send, "/", set_cookie)
+                    return
         length = headers.get("content-length", "")
         if length and (not length.isdigit() or int(length) > self.max_body):
             await _answer(send, 413, self._too_large(), docs=False)
@@ -121,10 +194,40 @@ class RequestGuard:
                 return
             if message["type"] == "http.response.start":
                 started = True
-                message["headers"] = list(message.get("headers", [])) + _security_headers(docs)
+                message["headers"] = [
+                    *message.get("headers", []),
+                    *_security_headers(docs),
+                    *set_cookie,
+                ]
             await send(message)
 
         await self.app(scope, limited_receive, guarded_send)
+
+    def _token_of(self, scope: Scope, headers: dict[str, str]) -> str | None:
+        """Where the request carries the right token ("cookie", "query", "header"), or None."""
+        assert self.token is not None
+        want = self.token.encode()
+        try:
+            jar = SimpleCookie(headers.get("cookie", ""))
+        except CookieError:
+            jar = SimpleCookie()
+        cookie = jar.get(_cookie_name(scope))
+        if cookie is not None and hmac.compare_digest(cookie.value.encode("latin-1"), want):
+            return "cookie"
+        auth = headers.get("authorization", "")
+        if auth[:7].lower() == "bearer " and hmac.compare_digest(
+            auth[7:].strip().encode("latin-1"), want
+        ):
+            return "header"
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        given = query.get(TOKEN_PARAM, [])
+        if len(given) == 1 and hmac.compare_digest(given[0].encode("latin-1"), want):
+            return "query"
+        return None
+
+    def _cookie(self, scope: Scope) -> str:
+        assert self.token is not None
+        return f"{_cookie_name(scope)}={self.token}; Path=/; HttpOnly; SameSite=Strict"
 
     def _too_large(self) -> str:
         return f"the request body is larger than {self.max_body // 1024} KB"
@@ -143,6 +246,30 @@ class RequestGuard:
         if headers.get("sec-fetch-site", "same-origin") not in ("same-origin", "none"):
             return 403, "requests that change games must come from this server's own page"
         return None
+
+
+def _cookie_name(scope: Scope) -> str:
+    """The token cookie's name for this server: cookies ignore ports, so two servers on one
+    machine would overwrite each other's."""
+    server = scope.get("server")
+    port = server[1] if isinstance(server, tuple | list) and len(server) > 1 else None
+    return f"{TOKEN_COOKIE}_{port}" if isinstance(port, int) else TOKEN_COOKIE
+
+
+async def _redirect(send: Send, location: str, headers: list[tuple[bytes, bytes]]) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 303,
+            "headers": [
+                (b"location", location.encode()),
+                (b"content-length", b"0"),
+                *_security_headers(False),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": b""})
 
 
 def _security_headers(docs: bool) -> list[tuple[bytes, bytes]]:
