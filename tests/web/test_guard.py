@@ -100,7 +100,7 @@ def test_every_interface_still_checks_the_host() -> None:
     hosts = allowed_hosts("0.0.0.0")
     assert "localhost" in hosts and "evil.example" not in hosts
     assert allowed_hosts("::", ["Proxy.Example"]) >= {"proxy.example", "::1"}
-    assert allowed_hosts("192.168.1.5") == {"192.168.1.5", "localhost", "127.0.0.1", "::1"}
+    assert allowed_hosts("192.168.1.5", ["box.lan"]) == {"192.168.1.5", "box.lan"}
 
 
 def test_beyond_localhost_play_makes_a_token_and_prints_it(

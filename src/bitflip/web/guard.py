@@ -79,13 +79,16 @@ def is_loopback(host: str) -> bool:
 
 
 def allowed_hosts(bound: str, extra: Iterable[str] = ()) -> frozenset[str]:
-    """Host names requests may carry when serving on ``bound``: it, the localhost names,
-    ``extra`` names (``bitflip play --allow-host``), and on every interface ("0.0.0.0", "::")
-    this machine's names and addresses."""
+    """Host names requests may carry when serving on ``bound``, beside ``extra`` names
+    (``bitflip play --allow-host``): on localhost any localhost name; on every interface
+    ("0.0.0.0", "::") the localhost names and this machine's names and addresses; else
+    ``bound`` only (requests from this machine name it too)."""
     bound = bound.strip("[]").lower()
-    names = set(LOCAL_NAMES) | {h.strip("[]").lower() for h in extra}
+    names = {h.strip("[]").lower() for h in extra}
     if bound in WILDCARDS:
-        names |= machine_names()
+        names |= LOCAL_NAMES | machine_names()
+    elif is_loopback(bound):
+        names |= LOCAL_NAMES | {bound}
     else:
         names.add(bound)
     return frozenset(n for n in names if n)
