@@ -258,3 +258,30 @@ def test_a_start_position_that_disagrees_with_size_is_refused(client: TestClient
     assert "6x6" in r.json()["detail"] and "8x8" in r.json()["detail"]
     assert new(client, start=start, human="both")["size"] == 6  # size left out: the start's
     assert new(client, start=start, size=6, human="both")["size"] == 6
+
+
+def test_the_app_and_the_manager_are_built_from_small_parts() -> None:
+    import inspect
+
+    from bitflip.web import app, manager, tasks
+
+    assert len(inspect.getsource(app.create_app).splitlines()) <= 80  # it was 208
+    assert manager.GameManager.__bases__ == (object,)  # composed, not a mixin
+    for module in (manager, tasks):
+        assert "NotImplementedError" not in inspect.getsource(module)
+
+
+def test_a_refused_move_carries_its_message_apart_from_the_position(client: TestClient) -> None:
+    from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError
+
+    board = Board()
+    with pytest.raises(IllegalMoveError) as illegal:
+        board.push("a1")
+    assert illegal.value.detail == "illegal move a1 for black: it flips no disc"
+    assert illegal.value.position == board.obf() and board.obf() in str(illegal.value)
+    with pytest.raises(InvalidMoveError) as invalid:
+        board.parse_move("z9")
+    assert invalid.value.position == board.obf() and "(position" not in invalid.value.detail
+    v = new(client, human="both")
+    r = client.post(f"/api/games/{v['id']}/moves", json={"move": "a1"})
+    assert r.status_code == 400 and r.json()["detail"] == illegal.value.detail
