@@ -119,8 +119,9 @@ class Opponent:
 
     ``book`` is the opening book an engine opponent plays from on 8x8 (None: none), choosing
     among moves within :data:`BOOK_RANDOMNESS` of the best. The person who starts the server
-    picks it; a request cannot name a file. An engine opponent builds its engine on first use
-    and frees it on :meth:`release` (an idle game holds no tables).
+    picks it; a request cannot name a file. An engine opponent builds its engine on first use;
+    :meth:`release` frees the engine or agent (an idle game holds no tables), and the next move
+    builds it again.
     """
 
     def __init__(
@@ -133,6 +134,7 @@ class Opponent:
         book: Book | None = None,
     ) -> None:
         self.spec = spec
+        self.seed = seed
         parsed = parse_spec(spec)
         self._engine: WebEngine | None = None
         self._engine_options: dict[str, Any] | None = None
@@ -165,7 +167,7 @@ class Opponent:
 
     @property
     def holds_engine(self) -> bool:
-        return self._engine is not None
+        return self._engine is not None or self._agent is not None
 
     def _get(self) -> WebEngine:
         assert self._engine_options is not None
@@ -195,8 +197,12 @@ class Opponent:
             exact = bool(result.exact)
             score = disc_score(result.score, exact, board.size)
             return Choice(int(result.move), score, exact, bool(result.book))
-        assert self._agent is not None
-        return Choice(int(self._agent.select_move(board)))
+        with self._lock:
+            if self._agent is None:  # released while idle: built again (a spec that built once)
+                self._agent = make_agent(self.spec, seed=self.seed)
+                self._agent.new_game()
+            agent = self._agent
+        return Choice(int(agent.select_move(board)))
 
     def ponder(self, board: Board) -> None:
         """Think about ``board`` (the person's turn) in the background until the next call."""
@@ -216,6 +222,7 @@ class Opponent:
         The caller makes sure no ``choose`` runs."""
         with self._lock:
             engine, self._engine = self._engine, None
+            self._agent = None
         if engine is not None:
             engine.stop()
 

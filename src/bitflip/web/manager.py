@@ -278,9 +278,11 @@ class GameManager:
             with self._lock:
                 self._sessions.pop(game_id, None)
             self.store.delete(game_id)
+            s.dropped = True
         for agent in (s.opponent, s.analyst):
             if agent is not None:
                 agent.stop()
+        s.release_engines()
 
     def games(self) -> list[LiveGame]:
         with self._lock:

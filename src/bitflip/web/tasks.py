@@ -209,8 +209,13 @@ class BackgroundTasks:
                 s.opponent.ponder(board)
             except Exception:
                 log.exception("pondering failed")
-            if s.dropped:  # it left memory meanwhile: its engine goes now
-                s.opponent.release()
+                return
+            with s.lock:
+                stale = s.dropped or s.ponder_epoch != epoch
+            if stale:  # ended (or the game left memory) while it started: stop it now
+                s.opponent.stop()
+                if s.dropped:
+                    s.opponent.release()
 
     def rest_if_long(self, s: LiveGame) -> None:
         """End pondering that ran :data:`PONDER_SECONDS` (caller holds ``s.lock``)."""
