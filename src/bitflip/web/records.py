@@ -59,8 +59,8 @@ def record_of(
             extra.pop("RE", None)  # the file's result text is of another line
     if names is not None:
         black, white = names
-    if state.title:
-        extra[TITLE_TAG] = state.title
+    if state.title and state.title != _names_title(black, white):
+        extra[TITLE_TAG] = state.title  # a title of its own (the names' one comes back anyway)
     notes = [info.notes.get(n, (None, None)) for n in path[1:]] if info else []
     return GameRecord(
         moves=moves,
@@ -106,7 +106,11 @@ def info_of(record: GameRecord, path: list[int]) -> GameInfo:
 
 def title_of(record: GameRecord) -> str:
     """The title a loaded game gets: the file's, else its players' names."""
-    return record.extra.get(TITLE_TAG) or " - ".join(n for n in (record.black, record.white) if n)
+    return record.extra.get(TITLE_TAG) or _names_title(record.black, record.white)
+
+
+def _names_title(black: str, white: str) -> str:
+    return " - ".join(n for n in (black, white) if n)
 
 
 def detect_format(text: str) -> str:
