@@ -10,6 +10,7 @@ Every score leaves this module as discs the board allows (:func:`disc_score`).
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from collections.abc import Callable
@@ -20,7 +21,6 @@ from bitflip.agents import Agent, AgentSpecError, make_agent, parse_spec
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
 from bitflip.engine import Engine, SearchEngine, load_engine_evaluation
-from bitflip.eval.evaluator import Evaluation
 from bitflip.search.book import Book
 from bitflip.search.levels import DEFAULT_LEVEL, LEVELS
 from bitflip.search.limits import Clocks, Limit, MoveScore, SearchInfo
@@ -48,21 +48,8 @@ def table_megabytes(size: int, level: int | None = None) -> int:
     return 4 if level <= 12 else 8 if level <= 16 else 16
 
 
-_EVALUATIONS: dict[int, Evaluation] = {}
-_EVALUATIONS_LOCK = threading.Lock()
-
-
-def shared_evaluation(size: int) -> Evaluation:
-    """The default evaluation of ``size`` boards, loaded once for all engines of the process.
-
-    Searches only read the weights (20 MB of pattern tables on 8x8), so every engine of the web
-    app shares one array instead of loading its own copy.
-    """
-    with _EVALUATIONS_LOCK:
-        found = _EVALUATIONS.get(size)
-        if found is None:
-            found = _EVALUATIONS[size] = load_engine_evaluation("default", size)
-        return found
+_load_evaluation_once = functools.cache(load_engine_evaluation)
+_EVALUATION_LOCK = threading.Lock()
 
 
 def disc_score(score: float, exact: bool, size: int) -> float:
@@ -98,9 +85,13 @@ def levels() -> list[int]:
 
 
 def new_engine(**options: Any) -> WebEngine:
-    """An engine searching with the shared evaluation of its board size."""
+    """An engine searching with the default evaluation of its board size, loaded once for all
+    engines of the process: searches only read the weights (20 MB of pattern tables on 8x8),
+    so every engine of the web app shares one array instead of loading its own copy."""
     size = int(options.get("size", 8))
-    return Engine(evaluation=shared_evaluation(size), **options)
+    with _EVALUATION_LOCK:
+        evaluation = _load_evaluation_once("default", size)
+    return Engine(evaluation=evaluation, **options)
 
 
 @dataclass(frozen=True)

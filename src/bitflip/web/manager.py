@@ -7,7 +7,7 @@ game clock, frees the engines of idle games and drops long-unwatched games from 
 games come back from the store on the next request). Memory is bounded: at most
 :data:`MAX_LIVE` games in memory, at most :data:`bitflip.web.reaper.MAX_ENGINES` of them holding
 engines (tables), all engines sharing one copy of the evaluation's weights
-(:func:`bitflip.web.engine_bridge.shared_evaluation`).
+(:func:`bitflip.web.engine_bridge.new_engine`).
 """
 
 from __future__ import annotations
