@@ -62,7 +62,8 @@ def main() -> None:
     p, o = random_positions(args.positions)
     samples = None
     if args.wthor:
-        from bitflip.learn.patterns_fit import PatternsFitConfig, build_samples, load_games
+        from bitflip.learn.patterns_config import PatternsFitConfig
+        from bitflip.learn.patterns_data import build_samples, load_games
 
         cfg = PatternsFitConfig(wthor=args.wthor, target="final")
         samples, _ = build_samples(load_games(cfg), cfg)

@@ -11,7 +11,8 @@ from bitflip.cli.main import main
 from bitflip.core.bitboard import FULL, legal_moves
 from bitflip.core.board import Board
 from bitflip.learn.eval_labels import LabelConfig, label_chunk, load_labels
-from bitflip.learn.patterns_fit import PatternsFitConfig, initial_weights
+from bitflip.learn.patterns_config import PatternsFitConfig
+from bitflip.learn.patterns_fit import initial_weights
 from bitflip.search.exact import solve
 
 from ._toml import assert_refused

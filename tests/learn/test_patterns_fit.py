@@ -9,14 +9,9 @@ from bitflip.cli.main import main
 from bitflip.core.bitboard import legal_moves, play
 from bitflip.eval.evaluator import KIND_PATTERNS, evaluate, load_evaluation
 from bitflip.eval.patterns import LAYOUT, phase_map
-from bitflip.learn.patterns_fit import (
-    GameArrays,
-    PatternsFitConfig,
-    _sgd_epoch,
-    build_samples,
-    predict_raw,
-    split_games,
-)
+from bitflip.learn.patterns_config import PatternsFitConfig
+from bitflip.learn.patterns_data import GameArrays, build_samples, split_games
+from bitflip.learn.patterns_fit import _sgd_epoch, predict_raw
 
 from ._toml import assert_refused
 
@@ -259,8 +254,38 @@ def test_missing_data_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[
 
 
 def test_missing_extra_data_is_named(tmp_path: Path) -> None:
-    from bitflip.learn.patterns_fit import load_games
+    from bitflip.learn.patterns_data import load_games
 
     cfg = PatternsFitConfig(wthor=str(tmp_path), extra=[str(tmp_path / "book.wtb")])
     with pytest.raises(OSError, match="book.wtb"):
         load_games(cfg)
+
+
+def test_a_resumed_fit_gives_the_weights_of_one_uninterrupted_run(tmp_path: Path) -> None:
+    # The fit is deterministic: one epoch, then a resume for a second (samples from the cache,
+    # weights from the checkpoint), gives bit for bit the weights of two epochs in one go.
+    from bitflip.eval.weights import PatternWeights
+    from bitflip.formats.record import GameRecord
+    from bitflip.formats.wthor import write_wtb
+    from bitflip.learn.patterns_fit import fit_patterns
+
+    rng = np.random.default_rng(11)
+    wtb = tmp_path / "WTH_2001.wtb"
+    write_wtb(wtb, [GameRecord(moves=list(_random_game(rng)[0])) for _ in range(30)], year=2001)
+    logs: list[str] = []
+
+    def fit(out: str, epochs: int) -> np.ndarray:
+        cfg = PatternsFitConfig(
+            wthor=str(wtb), phases=3, holdout=0.3, epochs=epochs, target="final", out=out
+        )
+        r = fit_patterns(cfg, log=logs.append)
+        assert r.train_games + r.holdout_games == 30 and r.card_path.is_file()
+        return PatternWeights.load(r.weights_path).raw
+
+    once = fit(str(tmp_path / "once"), 2)
+    fit(str(tmp_path / "twice"), 1)
+    logs.clear()
+    resumed = fit(str(tmp_path / "twice"), 2)
+    assert any("resuming after epoch 1" in s for s in logs)
+    assert any("samples-" in s for s in logs)  # read from the cache
+    np.testing.assert_array_equal(resumed, once)

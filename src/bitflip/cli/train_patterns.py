@@ -28,7 +28,8 @@ def register(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bitflip.datadir import find
-    from bitflip.learn.patterns_fit import PatternsFitConfig, fit_patterns
+    from bitflip.learn.patterns_config import PatternsFitConfig
+    from bitflip.learn.patterns_fit import fit_patterns
 
     cfg = PatternsFitConfig.from_toml(args.config)
 

@@ -19,7 +19,7 @@ at the first missing chunk. ``bitflip train patterns`` then fits on them with
 
 :func:`exact_scores` labels given positions with their perfect-play scores, in chunks the same
 way; the WTHOR fit uses it near the end of the games (``exact_empties``,
-:mod:`bitflip.learn.patterns_fit`).
+:mod:`bitflip.learn.patterns_data`).
 """
 
 from __future__ import annotations
@@ -98,7 +98,8 @@ class LabelConfig:
 def draw_positions(cfg: LabelConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(player, opponent, game) of the positions to label, in a seeded order."""
     from bitflip.learn.datasets import GameSource, positions_from_games
-    from bitflip.learn.patterns_fit import PatternsFitConfig, load_games
+    from bitflip.learn.patterns_config import PatternsFitConfig
+    from bitflip.learn.patterns_data import load_games
 
     games = load_games(
         PatternsFitConfig(wthor=cfg.wthor, first_year=cfg.first_year, last_year=cfg.last_year)
