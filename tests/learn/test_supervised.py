@@ -14,7 +14,7 @@ torch = pytest.importorskip("torch")
 from bitflip.cli.main import main  # noqa: E402
 from bitflip.learn.datasets import positions_from_games  # noqa: E402
 from bitflip.learn.shards import PositionBatch, write_shard  # noqa: E402
-from bitflip.learn.supervised import evaluate_loaded, train  # noqa: E402
+from bitflip.learn.supervised import train  # noqa: E402
 from bitflip.learn.supervised_config import (  # noqa: E402
     DataConfig,
     ExperimentConfig,
@@ -22,6 +22,7 @@ from bitflip.learn.supervised_config import (  # noqa: E402
     load_config,
 )
 from bitflip.learn.supervised_data import split_positions  # noqa: E402
+from bitflip.learn.supervised_eval import evaluate_loaded  # noqa: E402
 from bitflip.nn.checkpoint import load_model  # noqa: E402
 from bitflip.nn.models import PolicyNetConfig, ValueNetConfig  # noqa: E402
 

@@ -36,7 +36,7 @@ def register(sub: Subparsers) -> None:
 
 def run_test(args: argparse.Namespace) -> int:
     from bitflip.learn.shards import PositionBatch, read_shards
-    from bitflip.learn.supervised import evaluate_loaded
+    from bitflip.learn.supervised_eval import evaluate_loaded
     from bitflip.nn.checkpoint import load_model
 
     def say(text: str) -> None:  # the work takes minutes: say what is going on

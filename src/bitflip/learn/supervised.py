@@ -8,23 +8,23 @@ One :class:`ExperimentConfig` (read from a commented TOML file, see ``configs/``
   independent splits), deduplicates the training positions, keeps everything on the training
   device as packed bitboards and decodes + applies a random symmetry per position per batch
   (:mod:`bitflip.learn.supervised_data`);
-* logs one CSV row per epoch (``metrics.csv``) and redraws ``loss.png``;
+* logs one CSV row per epoch (``metrics.csv``) and redraws ``loss.png``
+  (:mod:`bitflip.learn.supervised_log`);
 * saves a resumable ``state.pt`` after each epoch and stops early after ``patience`` epochs
   without a better validation loss (or at ``max_minutes``);
-* tests the best weights on the held-out games and writes them as a content-hashed model
-  file (:mod:`bitflip.nn.checkpoint`) with their lineage and metrics.
+* tests the best weights on the held-out games (:mod:`bitflip.learn.supervised_eval`) and
+  writes them as a content-hashed model file (:mod:`bitflip.nn.checkpoint`) with their
+  lineage and metrics.
 """
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 import torch
@@ -44,9 +44,16 @@ from bitflip.learn.supervised_data import (
     split_positions,
     training_tensors,
 )
-from bitflip.nn.checkpoint import LoadedModel, load_state, save_model, save_state
+from bitflip.learn.supervised_eval import batch_inputs, evaluate
+from bitflip.learn.supervised_log import (
+    format_metrics,
+    format_row,
+    plot_losses,
+    progress_bar,
+    write_csv,
+)
+from bitflip.nn.checkpoint import load_state, save_model, save_state
 from bitflip.nn.device import pick_device
-from bitflip.nn.encode import encode, legal_mask, random_symmetries
 from bitflip.nn.models import (
     DISC_SCALE,
     PolicyNet,
@@ -57,26 +64,6 @@ from bitflip.nn.models import (
     config_to_dict,
     masked_log_softmax,
 )
-
-# --- losses and metrics ------------------------------------------------------------------------
-
-
-def _inputs(
-    model: ValueNet | PolicyNet,
-    data: TensorSet,
-    idx: torch.Tensor,
-    augment: bool,
-    generator: torch.Generator | None = None,
-) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    bits = data.bits.index(idx)
-    planes = encode(bits, model.config.features)
-    mask = legal_mask(bits).view(-1, 1, 8, 8).to(planes.dtype)
-    moves = data.move[idx]
-    if augment:
-        both, moves_t = random_symmetries(torch.cat([planes, mask], 1), moves, generator)
-        assert moves_t is not None
-        planes, mask, moves = both[:, :-1], both[:, -1:], moves_t
-    return planes, mask.flatten(1) > 0.5, moves
 
 
 def _loss(
@@ -95,82 +82,6 @@ def _loss(
     wdl_loss = ((out[:, 0] - data.wdl[idx]) ** 2).mean()
     disc_loss = ((out[:, 1] - data.disc[idx] / DISC_SCALE) ** 2).mean()
     return tc.wdl_weight * wdl_loss + tc.disc_weight * disc_loss
-
-
-@torch.no_grad()
-def evaluate(
-    model: ValueNet | PolicyNet,
-    data: TensorSet,
-    batch_size: int = 4096,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, float]:
-    """Held-out metrics: policy ``loss``, ``top1``, ``top3``, ``top1_choice`` (positions with
-    two or more legal moves); value ``mse`` (result, +-1 scale), ``disc_mae``, ``disc_rmse``
-    (discs) and ``loss`` (the two squared errors summed, disc on the /64 scale).
-    ``progress(done, total)`` is called after each batch (positions)."""
-    was_training = model.training
-    model.eval()
-    device = data.bits.player.device
-    sums: dict[str, float] = {}
-    n = len(data)
-    for i in range(0, n, batch_size):
-        idx = torch.arange(i, min(i + batch_size, n), device=device)
-        planes, legal, moves = _inputs(model, data, idx, augment=False)
-        out = model(planes).float()
-        part: dict[str, torch.Tensor] = {}
-        if isinstance(model, PolicyNet):
-            logp = masked_log_softmax(out, legal)
-            part["loss"] = -logp.gather(1, moves.unsqueeze(1)).squeeze(1)
-            top = logp.topk(3, dim=1).indices
-            part["top1"] = (top[:, 0] == moves).float()
-            part["top3"] = (top == moves.unsqueeze(1)).any(1).float()
-            choice = legal.sum(1) > 1
-            part["top1_choice"] = part["top1"] * choice
-            part["n_choice"] = choice.float()
-        else:
-            err_w = out[:, 0] - data.wdl[idx]
-            err_d = out[:, 1] * DISC_SCALE - data.disc[idx]
-            part["mse"] = err_w**2
-            part["disc_mae"] = err_d.abs()
-            part["disc_mse"] = err_d**2
-            part["loss"] = err_w**2 + (err_d / DISC_SCALE) ** 2
-        for k, v in part.items():
-            sums[k] = sums.get(k, 0.0) + float(v.sum())
-        if progress is not None:
-            progress(min(i + batch_size, n), n)
-    model.train(was_training)
-    res = {k: v / max(n, 1) for k, v in sums.items() if k not in ("top1_choice", "n_choice")}
-    if "n_choice" in sums:
-        res["top1_choice"] = sums["top1_choice"] / max(sums["n_choice"], 1.0)
-    if "disc_mse" in res:
-        res["disc_rmse"] = math.sqrt(res.pop("disc_mse"))
-    res["positions"] = float(n)
-    return res
-
-
-def evaluate_loaded(
-    loaded: LoadedModel,
-    positions: PositionBatch,
-    device: str = "auto",
-    batch_size: int = 4096,
-    progress: Callable[[int, int], None] | None = None,
-) -> dict[str, float]:
-    """The tester: a model file's metrics on the given positions (all of their games);
-    ``progress(done, total)`` after each batch."""
-    if not isinstance(loaded.model, ValueNet | PolicyNet):
-        raise ValueError(
-            f"{loaded.path}: a {loaded.config.kind} network; only value and policy nets are "
-            "tested on positions (play an az net with mcts:net=FILE)"
-        )
-    dev = pick_device(device)
-    loaded.model.to(dev)
-    data = eval_tensors(positions, loaded.config.kind, dev)
-    if len(data) == 0:
-        raise ValueError("no positions to test on (value nets need finished games)")
-    return evaluate(loaded.model, data, batch_size, progress)
-
-
-# --- training ----------------------------------------------------------------------------------
 
 
 @dataclass
@@ -206,31 +117,6 @@ def _lr_at(tc: TrainConfig, progress: float) -> float:
     p = min(max(progress, 0.0), 1.0)
     floor = tc.lr * tc.min_lr_fraction
     return floor + (tc.lr - floor) * 0.5 * (1 + math.cos(math.pi * p))
-
-
-def _plot(rows: list[dict[str, float]], path: Path, task: str) -> None:
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:  # pragma: no cover - matplotlib is optional
-        return
-    epochs = [r["epoch"] for r in rows]
-    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    axes[0].plot(epochs, [r["train_loss"] for r in rows], label="train")
-    axes[0].plot(epochs, [r["val_loss"] for r in rows], label="validation")
-    axes[0].set_xlabel("epoch")
-    axes[0].set_ylabel("loss")
-    axes[0].legend()
-    keys = ("val_top1", "val_top3") if task == "policy" else ("val_mse", "val_disc_mae")
-    for k in keys:
-        axes[1].plot(epochs, [r.get(k, float("nan")) for r in rows], label=k)
-    axes[1].set_xlabel("epoch")
-    axes[1].legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
 
 
 @dataclass
@@ -362,15 +248,15 @@ class _Epoch:
         )[: self.per_epoch].to(device)
         loss_sum, seen = torch.zeros((), device=device), 0
         lr = tc.lr
-        bar = _bar(max(1, math.ceil(self.per_epoch / tc.batch_size)), f"epoch {state.epoch + 1}",
-                   self.progress)  # fmt: skip
+        steps = max(1, math.ceil(self.per_epoch / tc.batch_size))
+        bar = progress_bar(steps, f"epoch {state.epoch + 1}", self.progress)
         for i in range(0, self.per_epoch, tc.batch_size):
             idx = order[i : i + tc.batch_size]
             spent = state.elapsed + time.perf_counter() - t0
             lr = _lr_at(tc, max(state.step / self.total_steps, spent / self.max_seconds))
             for group in self.opt.param_groups:
                 group["lr"] = lr
-            planes, legal, moves = _inputs(model, data, idx, tc.symmetries, self.gen)
+            planes, legal, moves = batch_inputs(model, data, idx, tc.symmetries, self.gen)
             with torch.autocast(device.type, dtype=torch.bfloat16, enabled=self.autocast):
                 out = model(planes)
             loss = _loss(model, out, data, idx, legal, moves, tc)
@@ -449,9 +335,9 @@ def train(
             **{f"val_{k}": v for k, v in val.items() if k != "positions"},
         }
         state.record(row, val["loss"], model)
-        log(_format_row(row))
-        _write_csv(state.rows, run_dir / "metrics.csv")
-        _plot(state.rows, run_dir / "loss.png", cfg.task)
+        log(format_row(row))
+        write_csv(state.rows, run_dir / "metrics.csv")
+        plot_losses(state.rows, run_dir / "loss.png", cfg.task)
         state.save(state_path, model, opt, gen)
     stopped = "epochs"
     if state.bad_epochs >= tc.patience:
@@ -496,41 +382,11 @@ def _finish(
     (run_dir / "result.json").write_text(
         json.dumps({"model": model_path.name, "lineage": lineage, "metrics": metrics}, indent=2)
     )
-    log(f"best epoch {state.best_epoch}; test: " + _format_metrics(test))
+    log(f"best epoch {state.best_epoch}; test: " + format_metrics(test))
     log(f"model: {model_path}")
     return TrainResult(
         model_path, run_dir, state.epoch, state.best_epoch, stopped, val, test, data.sizes
     )
-
-
-def _bar(total: int, desc: str, enabled: bool) -> Any:
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover
-        return None
-    return tqdm(total=total, desc=desc, unit="batch", leave=False, mininterval=2.0)
-
-
-def _format_metrics(m: dict[str, float]) -> str:
-    return ", ".join(f"{k} {v:,.0f}" if k == "positions" else f"{k} {v:.4f}" for k, v in m.items())
-
-
-def _format_row(row: dict[str, float]) -> str:
-    parts = [f"epoch {int(row['epoch'])}", f"{row['seconds']:.0f}s", f"lr {row['lr']:.2e}"]
-    parts += [f"{k} {v:.4f}" for k, v in row.items() if k.endswith("loss") or k.startswith("val")]
-    return "  ".join(dict.fromkeys(parts))
-
-
-def _write_csv(rows: list[dict[str, float]], path: Path) -> None:
-    keys = list(dict.fromkeys(k for r in rows for k in r))
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=keys)
-        writer.writeheader()
-        writer.writerows(rows)
-    tmp.replace(path)
 
 
 __all__ = [
@@ -540,8 +396,6 @@ __all__ = [
     "TrainConfig",
     "TrainResult",
     "ValueNetConfig",
-    "evaluate",
-    "evaluate_loaded",
     "load_config",
     "train",
 ]

@@ -1,0 +1,69 @@
+"""What a supervised run writes as it goes: ``metrics.csv``, ``loss.png``, log lines and a
+progress bar (:mod:`bitflip.learn.supervised`)."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+
+def plot_losses(rows: list[dict[str, float]], path: Path, task: str) -> None:
+    """Draw the training and validation losses and two validation metrics by epoch
+    (nothing without matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # pragma: no cover - matplotlib is optional
+        return
+    epochs = [r["epoch"] for r in rows]
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    axes[0].plot(epochs, [r["train_loss"] for r in rows], label="train")
+    axes[0].plot(epochs, [r["val_loss"] for r in rows], label="validation")
+    axes[0].set_xlabel("epoch")
+    axes[0].set_ylabel("loss")
+    axes[0].legend()
+    keys = ("val_top1", "val_top3") if task == "policy" else ("val_mse", "val_disc_mae")
+    for k in keys:
+        axes[1].plot(epochs, [r.get(k, float("nan")) for r in rows], label=k)
+    axes[1].set_xlabel("epoch")
+    axes[1].legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+
+
+def progress_bar(total: int, desc: str, enabled: bool) -> Any:
+    """A tqdm bar of ``total`` batches, or None when disabled or tqdm is missing."""
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # pragma: no cover
+        return None
+    return tqdm(total=total, desc=desc, unit="batch", leave=False, mininterval=2.0)
+
+
+def format_metrics(m: dict[str, float]) -> str:
+    """Metrics as one log line's text."""
+    return ", ".join(f"{k} {v:,.0f}" if k == "positions" else f"{k} {v:.4f}" for k, v in m.items())
+
+
+def format_row(row: dict[str, float]) -> str:
+    """An epoch's CSV row as one log line."""
+    parts = [f"epoch {int(row['epoch'])}", f"{row['seconds']:.0f}s", f"lr {row['lr']:.2e}"]
+    parts += [f"{k} {v:.4f}" for k, v in row.items() if k.endswith("loss") or k.startswith("val")]
+    return "  ".join(dict.fromkeys(parts))
+
+
+def write_csv(rows: list[dict[str, float]], path: Path) -> None:
+    """Write all rows (the union of their keys as columns) whole, by renaming a temporary file."""
+    keys = list(dict.fromkeys(k for r in rows for k in r))
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(rows)
+    tmp.replace(path)
