@@ -18,7 +18,9 @@ from bitflip.agents import make_agent  # noqa: E402
 from bitflip.core import bitboard as bb  # noqa: E402
 from bitflip.core.board import Board  # noqa: E402
 from bitflip.learn import alphazero as az  # noqa: E402
-from bitflip.learn.az_config import config_from_dict  # noqa: E402
+from bitflip.learn.az_config import RunConfig, config_from_dict  # noqa: E402
+from bitflip.learn.az_rundir import RunDir  # noqa: E402
+from bitflip.learn.az_shards import read_selfplay_shards  # noqa: E402
 from bitflip.nn.alphazero import AZNet, AZNetConfig, action_squares, augment, encode  # noqa: E402
 from bitflip.nn.checkpoint import (  # noqa: E402
     CheckpointError,
@@ -34,7 +36,7 @@ DATA = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "data"
 SHIPPED_6X6 = DATA / "az-1ed22e5ff532.pt"
 
 
-def tiny(tmp_path: Path, **run: object) -> az.RunConfig:
+def tiny(tmp_path: Path, **run: object) -> RunConfig:
     return config_from_dict(
         {
             "run": {"dir": str(tmp_path / "run"), "iterations": 1, "device": "cpu", **run},
@@ -191,7 +193,7 @@ def test_loop_writes_every_step_and_resumes(tmp_path: Path) -> None:
 
     first = sorted(run.shards.glob("it*.npz"))[0]
     assert len(read_shard(first)) > 0  # self-play shards are shared-format training records
-    shards = az.read_selfplay_shards(sorted(run.shards.glob("it*.npz")), 6)
+    shards = read_selfplay_shards(sorted(run.shards.glob("it*.npz")), 6)
     assert np.allclose(shards.policy.sum(axis=1), 1.0, atol=1e-2)
     assert set(np.unique(shards.value)) <= {-1.0, 0.0, 1.0}
     from bitflip.learn.az_eval import plot_gating
@@ -203,7 +205,7 @@ def test_loop_writes_every_step_and_resumes(tmp_path: Path) -> None:
 
 def test_gate_recovers_after_accepting(tmp_path: Path) -> None:
     cfg = tiny(tmp_path)
-    run = az.RunDir(cfg.dir)
+    run = RunDir(cfg.dir)
     az.selfplay_step(cfg, run, 0)
     cand = az.train_step(cfg, run, 0)
     az.gate_step(cfg, run, 0)
@@ -248,7 +250,7 @@ def test_kill_minus_9_and_resume(tmp_path: Path, switches: bool) -> None:
     env_src = str(Path(__file__).resolve().parents[2] / "src")
     env = {"PYTHONPATH": env_src, "NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
     proc = subprocess.Popen([sys.executable, "-c", code], env=env)
-    run = az.RunDir(tmp_path / "run")
+    run = RunDir(tmp_path / "run")
     import time
 
     deadline = time.time() + 300
@@ -334,7 +336,7 @@ def test_ray_backend_writes_the_same_shards_as_local(tmp_path: Path) -> None:
     assert [p.name for p in shards] == ["it0000-000.npz", "it0000-001.npz"]
     assert not list(run.shards.glob("*.tmp*"))
     local_cfg = tiny(tmp_path / "local")
-    local = az.RunDir(local_cfg.dir)
+    local = RunDir(local_cfg.dir)
     az.selfplay_step(local_cfg, local, 0)
     local_shards = sorted(local.shards.glob("it0000-*.npz"))
     assert [_shard_format(p) for p in shards] == [_shard_format(p) for p in local_shards]
@@ -345,7 +347,7 @@ def test_ray_backend_writes_the_same_shards_as_local(tmp_path: Path) -> None:
         with np.load(ray_shard) as r, np.load(local_shard) as lo:
             assert str(r["source"]) == str(lo["source"])  # played by the same generation-0 net
             assert len(np.unique(r["game"])) == len(np.unique(lo["game"])) == 2
-    data = az.read_selfplay_shards(shards, 6)
+    data = read_selfplay_shards(shards, 6)
     assert np.allclose(data.policy.sum(axis=1), 1.0, atol=1e-2)
 
 
@@ -356,7 +358,7 @@ def test_ray_backend_names_the_missing_package(
     cfg = tiny(tmp_path)
     cfg = replace(cfg, selfplay=replace(cfg.selfplay, backend="ray"))
     with pytest.raises(ValueError, match="needs Ray"):
-        az.selfplay_step(cfg, az.RunDir(cfg.dir), 0)
+        az.selfplay_step(cfg, RunDir(cfg.dir), 0)
 
 
 def test_shipped_8x8_net_is_a_small_model_file_and_plays() -> None:
@@ -397,7 +399,7 @@ def test_max_minutes_is_a_limit_the_run_keeps_and_resumes_from(tmp_path: Path) -
     cfg = replace(tiny(tmp_path), iterations=50)
     with pytest.raises(TimeLimitReached):  # the old limit only stopped starting iterations
         az.run_loop(cfg, max_minutes=0.5 / 60)  # half a second: cut off inside a step
-    run = az.RunDir(cfg.dir)
+    run = RunDir(cfg.dir)
     done = run.iterations_done()
     assert done < 50
     az.run_loop(replace(cfg, iterations=done + 1))  # the same run resumes from what was written

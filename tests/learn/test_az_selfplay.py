@@ -15,7 +15,8 @@ torch = pytest.importorskip("torch")
 from bitflip.core import bitboard as bb  # noqa: E402
 from bitflip.core.board import Board  # noqa: E402
 from bitflip.learn import alphazero as az  # noqa: E402
-from bitflip.learn.az_config import config_from_dict  # noqa: E402
+from bitflip.learn.az_config import RunConfig, config_from_dict  # noqa: E402
+from bitflip.learn.az_shards import exact_backfill, read_selfplay_shards  # noqa: E402
 from bitflip.nn.alphazero import AZNet, AZNetConfig  # noqa: E402
 from bitflip.nn.checkpoint import load_az_net  # noqa: E402
 from bitflip.nn.policy_value import NetPolicyValue  # noqa: E402
@@ -91,14 +92,14 @@ def test_backfill_gives_earlier_positions_their_games_first_exact_margin() -> No
     side = np.array([0, 1, 0, 0, 0, 1, 0, 1])  # game 0: white passed at ply 2
     theoretical = np.array([n, n, -6, 6, n, n, n, -6])
     margin = np.array([2, -2, 2, 2, 4, -4, 4, -2], np.float32)
-    out = az.exact_backfill(game, ply, side, theoretical, margin)
+    out = exact_backfill(game, ply, side, theoretical, margin)
     # Game 0's first solved position (ply 2, black to move) is -6 for black; game 1 has none.
     assert out.tolist() == [-6, 6, 2, 2, 4, -4, 4, -2]
     with pytest.raises(ValueError, match="backfill_exact"):
         config_from_dict({"train": {"backfill_exact": True}})
 
 
-def _switches(tmp_path: Path, **sp: object) -> az.RunConfig:
+def _switches(tmp_path: Path, **sp: object) -> RunConfig:
     return config_from_dict(
         {
             "run": {"dir": str(tmp_path / "run"), "iterations": 1, "device": "cpu"},
@@ -133,9 +134,9 @@ def test_every_switch_on_writes_trains_gates_and_resumes(tmp_path: Path) -> None
     mask = Board(size=6).geometry.mask
     for i in np.flatnonzero(known)[:10]:
         assert batch.theoretical[i] == _negamax(int(batch.player[i]), int(batch.opponent[i]), mask)
-    data = az.read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6)
+    data = read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6)
     assert np.array_equal(data.value[known], np.sign(batch.theoretical[known]))
-    filled = az.read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6, True)
+    filled = read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6, True)
     assert np.array_equal(filled.margin[known], data.margin[known])
     assert np.array_equal(filled.value, np.sign(filled.margin))
     assert np.allclose(data.policy.sum(axis=1), 1.0, atol=1e-2)

@@ -53,6 +53,7 @@ def _split_specs(text: str) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     from bitflip.learn import alphazero as az
     from bitflip.learn.az_config import load_config
+    from bitflip.learn.az_rundir import RunDir
     from bitflip.learn.timelimit import TimeLimitReached
 
     cfg = load_config(
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         print(plot_gating(cfg.dir, args.plot))
         return 0
     if args.step:
-        run_dir = az.RunDir(cfg.dir)
+        run_dir = RunDir(cfg.dir)
         it = run_dir.iterations_done() if args.iteration is None else args.iteration
         step = {"selfplay": az.selfplay_step, "train": az.train_step, "gate": az.gate_step}
         step[args.step](cfg, run_dir, it, log)

@@ -10,7 +10,8 @@
 
 Every file is written to a temporary name and renamed, so a step killed at any moment (kill -9)
 leaves only whole files; run again, it skips what exists and redoes only the unfinished part.
-Accepted nets are never rewritten or deleted.
+Accepted nets are never rewritten or deleted. The directories and their records are
+:class:`~bitflip.learn.az_rundir.RunDir`'s; the shards' format is :mod:`bitflip.learn.az_shards`'s.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -30,21 +31,22 @@ import torch.nn.functional as F
 
 from bitflip._watchdog import watch_driver
 from bitflip.learn.az_config import RunConfig
+from bitflip.learn.az_rundir import RunDir, initial_net, write_json
 from bitflip.learn.az_selfplay import (
     SelfPlaySearch,
     exact_scores,
     keep_trained_rows,
     selfplay_search,
 )
-from bitflip.learn.shards import NO_SCORE, PositionBatch, read_shards, write_shard
+from bitflip.learn.az_shards import TrainingData, read_selfplay_shards, write_selfplay_shard
 from bitflip.learn.timelimit import time_limit
-from bitflip.nn.alphazero import AZNet, action_squares, augment, encode
+from bitflip.nn.alphazero import AZNet, augment, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.device import pick_device
 from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.nn.threads import single_thread_worker, torch_threads
 from bitflip.search.mcts import make_mcts
-from bitflip.search.mcts.games import GameBatch, MatchResult, play_games, play_match
+from bitflip.search.mcts.games import MatchResult, play_games, play_match
 
 Log = Callable[[str], None]
 
@@ -53,185 +55,7 @@ def _quiet(_: str) -> None:
     pass
 
 
-def _write_json(path: Path, obj: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=1, sort_keys=True))
-    os.replace(tmp, path)
-
-
-def _record_net(path: Path) -> str:
-    """The net file name that a generation or checkpoint record points to."""
-    try:
-        name = json.loads(path.read_text()).get("net")
-    except (json.JSONDecodeError, AttributeError):
-        name = None
-    if not isinstance(name, str):
-        raise ValueError(f"{path}: not a net record (no 'net' file name)")
-    return name
-
-
-class RunDir:
-    """The directories of one run and what they say about its state."""
-
-    def __init__(self, root: str | Path) -> None:
-        self.root = Path(root)
-        self.shards = self.root / "shards"
-        self.checkpoints = self.root / "checkpoints"
-        self.accepted = self.root / "accepted"
-        self.gating = self.root / "gating"
-
-    def generations(self) -> list[Path]:
-        """Accepted generation records, oldest first (only those whose net file exists)."""
-        out = []
-        for j in sorted(self.accepted.glob("[0-9][0-9][0-9][0-9].json")):
-            if (self.accepted / _record_net(j)).exists():
-                out.append(j)
-        return out
-
-    def best_net(self) -> Path:
-        gens = self.generations()
-        if not gens:
-            raise FileNotFoundError(f"{self.accepted}: no accepted net (run the loop to start one)")
-        return self.accepted / _record_net(gens[-1])
-
-    def candidate(self, iteration: int) -> Path | None:
-        j = self.checkpoints / f"it{iteration:04d}.json"
-        if not j.exists():
-            return None
-        return self.checkpoints / _record_net(j)
-
-    def gated(self, iteration: int) -> dict[str, object] | None:
-        j = self.gating / f"it{iteration:04d}.json"
-        if not j.exists():
-            return None
-        decision = json.loads(j.read_text())
-        if not isinstance(decision, dict):
-            raise ValueError(f"{j}: not a gating record")
-        return decision
-
-    def iterations_done(self) -> int:
-        """Iterations whose gating decision is written (the next one to run is this number)."""
-        n = 0
-        while (self.gating / f"it{n:04d}.json").exists():
-            n += 1
-        return n
-
-
-def initial_net(cfg: RunConfig, run: RunDir) -> Path:
-    """Generation 0: a freshly initialised net (seeded), accepted once and for all."""
-    gens = run.generations()
-    if gens:
-        return run.best_net()
-    torch.manual_seed(cfg.seed)
-    path = save_model(AZNet(cfg.net), run.accepted, lineage={"generation": 0, "parent": None})
-    _write_json(run.accepted / "0000.json", {"net": path.name, "iteration": -1})
-    return path
-
-
 # --- self-play --------------------------------------------------------------------------------
-
-
-def selfplay_positions(
-    games: GameBatch, size: int, theoretical: np.ndarray | None = None
-) -> PositionBatch:
-    """A self-play batch in the shared training format, pass rows and ``policy`` included;
-    ``theoretical``: exact margins where known (``NO_SCORE`` elsewhere, the default)."""
-    margin = games.mover_margin()
-    n = len(margin)
-    return PositionBatch(
-        player=games.player,
-        opponent=games.opponent,
-        side=games.side,
-        legal=games.legal,
-        move=games.move,
-        disc_diff=margin,
-        wdl=np.sign(margin),
-        theoretical=np.full(n, NO_SCORE) if theoretical is None else theoretical,
-        result_known=np.ones(n, np.bool_),
-        game=games.game,
-        year=np.zeros(n),
-        ply=games.ply,
-        policy=games.policy[:, action_squares(size)],
-        size=size,
-    )
-
-
-def write_selfplay_shard(
-    path: Path, games: GameBatch, size: int, source: str, theoretical: np.ndarray | None = None
-) -> Path:
-    """Write a self-play batch as one shard (:mod:`bitflip.learn.shards`)."""
-    return write_shard(path, selfplay_positions(games, size, theoretical), source=source)
-
-
-@dataclass
-class TrainingData:
-    """Self-play positions in the network's action space."""
-
-    player: np.ndarray
-    opponent: np.ndarray
-    policy: np.ndarray
-    value: np.ndarray
-    """Result of the game for the mover (+1 / 0 / -1), or the exact one where it is known."""
-    margin: np.ndarray
-    """Final disc difference for the mover, or the exact one where it is known."""
-
-    def __len__(self) -> int:
-        return len(self.player)
-
-
-def read_selfplay_shards(
-    paths: list[Path], size: int, backfill_exact: bool = False
-) -> TrainingData:
-    """Concatenate self-play shards (:func:`bitflip.learn.shards.read_shards`), checking size.
-
-    ``backfill_exact`` (``train.backfill_exact``): positions played before a game's first
-    exactly solved position take that position's exact margin as their game's result, as if
-    the game had been finished perfectly from there.
-    """
-    batches = [read_shards([p]) for p in paths]
-    for p, batch in zip(paths, batches, strict=True):
-        if batch.size != size:
-            raise ValueError(f"{p}: a {batch.size}x board, the run is {size}x")
-        if batch.policy is None:
-            raise ValueError(f"{p}: not a self-play shard (no policy)")
-    margins, values = [], []
-    for batch in batches:
-        known = batch.theoretical != NO_SCORE
-        margin = np.where(known, batch.theoretical, batch.disc_diff).astype(np.float32)
-        value = np.where(known, np.sign(batch.theoretical), batch.wdl).astype(np.float32)
-        if backfill_exact:
-            margin = exact_backfill(batch.game, batch.ply, batch.side, batch.theoretical, margin)
-            value = np.sign(margin).astype(np.float32)
-        margins.append(margin)
-        values.append(value)
-    return TrainingData(
-        np.concatenate([b.player for b in batches]),
-        np.concatenate([b.opponent for b in batches]),
-        np.concatenate([b.policy for b in batches]).astype(np.float32),
-        np.concatenate(values),
-        np.concatenate(margins),
-    )
-
-
-def exact_backfill(
-    game: np.ndarray, ply: np.ndarray, side: np.ndarray, theoretical: np.ndarray,
-    margin: np.ndarray,
-) -> np.ndarray:  # fmt: skip
-    """``margin`` with every position before its game's first solved one (the least ``ply``
-    whose ``theoretical`` is known) set to that position's exact margin, seen from its own
-    mover; games without a solved position are left as they are."""
-    out = margin.copy()
-    known = theoretical != NO_SCORE
-    order = np.lexsort((ply, game))
-    first: dict[int, int] = {}
-    for i in order[known[order]]:
-        first.setdefault(int(game[i]), int(i))
-    for i in np.flatnonzero(~known):
-        r = first.get(int(game[i]))
-        if r is not None and ply[i] < ply[r]:
-            out[i] = theoretical[r] if side[i] == side[r] else -theoretical[r]
-    return out
 
 
 def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> list[Path]:
@@ -439,7 +263,7 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
     lineage = {"iteration": iteration, "parent": parent.name, "positions": len(data),
                "shards": [p.name for p in paths], "config": asdict(cfg)}  # fmt: skip
     path = save_model(net, run.checkpoints, lineage=lineage, metrics=losses)
-    _write_json(run.checkpoints / f"it{iteration:04d}.json", {"net": path.name, **losses})
+    write_json(run.checkpoints / f"it{iteration:04d}.json", {"net": path.name, **losses})
     return path
 
 
@@ -488,10 +312,10 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
                 tmp = run.accepted / (cand.name + ".tmp")
                 shutil.copyfile(cand, tmp)
                 os.replace(tmp, target)
-            _write_json(run.accepted / f"{len(gens):04d}.json",
+            write_json(run.accepted / f"{len(gens):04d}.json",
                         {"net": cand.name, "iteration": iteration})  # fmt: skip
     log(f"gate it{iteration}: {decision}")
-    _write_json(run.gating / f"it{iteration:04d}.json", decision)
+    write_json(run.gating / f"it{iteration:04d}.json", decision)
     return decision
 
 
@@ -514,7 +338,7 @@ def run_loop(
 def _run_loop(cfg: RunConfig, log: Log, iterations: int | None) -> RunDir:
     run = RunDir(cfg.dir)
     run.root.mkdir(parents=True, exist_ok=True)
-    _write_json(run.root / "config.json", asdict(cfg))
+    write_json(run.root / "config.json", asdict(cfg))
     initial_net(cfg, run)
     total = cfg.iterations if iterations is None else iterations
     for it in range(run.iterations_done(), total):
@@ -527,6 +351,6 @@ def _run_loop(cfg: RunConfig, log: Log, iterations: int | None) -> RunDir:
         t3 = time.time()
         log(f"iteration {it}: self-play {t1 - t0:.0f}s, train {t2 - t1:.0f}s, "
             f"gate {t3 - t2:.0f}s")  # fmt: skip
-        _write_json(run.root / "timing" / f"it{it:04d}.json",
+        write_json(run.root / "timing" / f"it{it:04d}.json",
                     {"selfplay": t1 - t0, "train": t2 - t1, "gate": t3 - t2})  # fmt: skip
     return run

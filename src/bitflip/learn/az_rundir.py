@@ -1,0 +1,99 @@
+"""The directories of an AlphaZero run (:mod:`bitflip.learn.alphazero`) and their records.
+
+::
+
+    RUN/accepted/   0000.json, 0001.json ... -> az-<hash>.pt   the best net of each generation
+    RUN/checkpoints/it0003.json -> az-<hash>.pt                the candidate trained in iteration 3
+    RUN/gating/     it0003.json                                its match against the best net
+
+Records are JSON written whole (:func:`write_json`: a temporary name, then renamed).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import torch
+
+from bitflip.learn.az_config import RunConfig
+from bitflip.nn.alphazero import AZNet
+from bitflip.nn.checkpoint import save_model
+
+
+def write_json(path: Path, obj: object) -> None:
+    """Write ``obj`` as JSON whole: to a temporary name, then renamed."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=1, sort_keys=True))
+    os.replace(tmp, path)
+
+
+def _record_net(path: Path) -> str:
+    """The net file name that a generation or checkpoint record points to."""
+    try:
+        name = json.loads(path.read_text()).get("net")
+    except (json.JSONDecodeError, AttributeError):
+        name = None
+    if not isinstance(name, str):
+        raise ValueError(f"{path}: not a net record (no 'net' file name)")
+    return name
+
+
+class RunDir:
+    """The directories of one run and what they say about its state."""
+
+    def __init__(self, root: str | Path) -> None:
+        self.root = Path(root)
+        self.shards = self.root / "shards"
+        self.checkpoints = self.root / "checkpoints"
+        self.accepted = self.root / "accepted"
+        self.gating = self.root / "gating"
+
+    def generations(self) -> list[Path]:
+        """Accepted generation records, oldest first (only those whose net file exists)."""
+        out = []
+        for j in sorted(self.accepted.glob("[0-9][0-9][0-9][0-9].json")):
+            if (self.accepted / _record_net(j)).exists():
+                out.append(j)
+        return out
+
+    def best_net(self) -> Path:
+        gens = self.generations()
+        if not gens:
+            raise FileNotFoundError(f"{self.accepted}: no accepted net (run the loop to start one)")
+        return self.accepted / _record_net(gens[-1])
+
+    def candidate(self, iteration: int) -> Path | None:
+        j = self.checkpoints / f"it{iteration:04d}.json"
+        if not j.exists():
+            return None
+        return self.checkpoints / _record_net(j)
+
+    def gated(self, iteration: int) -> dict[str, object] | None:
+        j = self.gating / f"it{iteration:04d}.json"
+        if not j.exists():
+            return None
+        decision = json.loads(j.read_text())
+        if not isinstance(decision, dict):
+            raise ValueError(f"{j}: not a gating record")
+        return decision
+
+    def iterations_done(self) -> int:
+        """Iterations whose gating decision is written (the next one to run is this number)."""
+        n = 0
+        while (self.gating / f"it{n:04d}.json").exists():
+            n += 1
+        return n
+
+
+def initial_net(cfg: RunConfig, run: RunDir) -> Path:
+    """Generation 0: a freshly initialised net (seeded), accepted once and for all."""
+    gens = run.generations()
+    if gens:
+        return run.best_net()
+    torch.manual_seed(cfg.seed)
+    path = save_model(AZNet(cfg.net), run.accepted, lineage={"generation": 0, "parent": None})
+    write_json(run.accepted / "0000.json", {"net": path.name, "iteration": -1})
+    return path
