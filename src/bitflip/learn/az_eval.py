@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bitflip.agents import make_agent
+from bitflip.learn.figures import pyplot, save_figure
 from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.mcts import MCTSConfig, make_mcts
 from bitflip.search.mcts.games import MatchResult, play_match
@@ -62,11 +63,7 @@ def plot_gating(run_dir: str | Path, path: str | Path) -> Path:
     """Strength per iteration: each candidate's gating score and the accepted generations."""
     import json
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = pyplot()
     gating = sorted(Path(run_dir, "gating").glob("it*.json"))
     its, scores, accepted = [], [], []
     for g in gating:
@@ -91,8 +88,4 @@ def plot_gating(run_dir: str | Path, path: str | Path) -> Path:
     ax2.step(its, gens, where="post", color="tab:blue", label="generation")
     ax2.set_ylabel("accepted generation")
     ax.legend(loc="upper right", fontsize=8)
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=110)

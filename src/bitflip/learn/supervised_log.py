@@ -7,15 +7,14 @@ import csv
 from pathlib import Path
 from typing import Any
 
+from bitflip.learn.figures import pyplot, save_figure
+
 
 def plot_losses(rows: list[dict[str, float]], path: Path, task: str) -> None:
     """Draw the training and validation losses and two validation metrics by epoch
     (nothing without matplotlib)."""
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+        plt = pyplot()
     except ImportError:  # pragma: no cover - matplotlib is optional
         return
     epochs = [r["epoch"] for r in rows]
@@ -30,9 +29,7 @@ def plot_losses(rows: list[dict[str, float]], path: Path, task: str) -> None:
         axes[1].plot(epochs, [r.get(k, float("nan")) for r in rows], label=k)
     axes[1].set_xlabel("epoch")
     axes[1].legend()
-    fig.tight_layout()
-    fig.savefig(path, dpi=80)
-    plt.close(fig)
+    save_figure(fig, path, dpi=80)
 
 
 def progress_bar(total: int, desc: str, enabled: bool) -> Any:

@@ -40,6 +40,7 @@ from bitflip.eval.firebrand import (
     firebrand_features,
     hand_firebrand_weights,
 )
+from bitflip.learn.figures import pyplot, save_figure
 from bitflip.search.limits import Limit
 from bitflip.tomlconfig import read_flat_config
 
@@ -272,12 +273,9 @@ def train_td(cfg: TDConfig, log: Callable[[str], None] | None = None) -> TDResul
 
 def plot_trajectory(result: TDResult, path: str | Path) -> Path:
     """The weight trajectories (w and W per feature against games), as the report's figures."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from bitflip.eval.firebrand import FIREBRAND_FEATURES
+
+    plt = pyplot()
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
     for ax, off, title in ((axes[0], 0, "w (mid-game weight)"), (axes[1], N, "W (start factor)")):
@@ -288,11 +286,7 @@ def plot_trajectory(result: TDResult, path: str | Path) -> Path:
         ax.set_xlabel("self-play games")
         ax.set_title(title)
     axes[1].legend(fontsize=7, loc="best")
-    fig.tight_layout()
-    path = Path(path)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return save_figure(fig, path, dpi=110)
 
 
 # --- the td agent -----------------------------------------------------------------------------
