@@ -21,6 +21,7 @@ from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL
 from bitflip.learn.datasets import GameSource, positions_from_games
 from bitflip.learn.patterns_config import PatternsFitConfig
+from bitflip.learn.shards import PositionBatch
 
 Progress = Callable[[int, int, str], None]
 """``progress(done, total, what)`` callback."""
@@ -57,9 +58,9 @@ class GameArrays:
     files: list[str] = field(default_factory=list)
 
 
-def load_games(cfg: PatternsFitConfig) -> GameArrays:
-    """Read the configured WTHOR files (``bitflip.formats.wthor``; every game is replayed)."""
-    from bitflip.formats.wthor import load_wtb, read_header, wtb_files
+def wthor_files(cfg: PatternsFitConfig) -> list[Path]:
+    """The .wtb files of ``cfg``: those of ``wthor`` in the years asked for, then ``extra``."""
+    from bitflip.formats.wthor import read_header, wtb_files
 
     root = Path(cfg.wthor)
     if not root.exists():
@@ -71,6 +72,15 @@ def load_games(cfg: PatternsFitConfig) -> GameArrays:
         files += wtb_files(extra)
     if not files:
         raise ValueError(f"no .wtb files in {root} for years {cfg.first_year}-{cfg.last_year}")
+    return files
+
+
+def load_games(cfg: PatternsFitConfig) -> GameArrays:
+    """Read the configured WTHOR files (``bitflip.formats.wthor``; every game is replayed),
+    at most ``cfg.max_games`` games."""
+    from bitflip.formats.wthor import load_wtb
+
+    files = wthor_files(cfg)
     moves: list[np.ndarray] = []
     scores: list[np.ndarray] = []
     theory: list[np.ndarray] = []
@@ -133,16 +143,7 @@ def build_samples(
     if cfg.exact_empties:
         if solve is None:
             raise ValueError("exact_empties needs a solver")
-        solved = np.flatnonzero(e <= cfg.exact_empties)
-        target[solved] = solve(batch.player[solved], batch.opponent[solved])
-        # Earlier positions of the game take its first solved score: its rows run in move
-        # order, so np.unique's first index is the solved position with the most empties.
-        games_solved, first = np.unique(g[solved], return_index=True)
-        anchor = np.full(len(games.moves), -1, dtype=np.int64)
-        anchor[games_solved] = solved[first]
-        back = np.flatnonzero((e > cfg.exact_empties) & ~use & (anchor[g] >= 0))
-        a = anchor[g[back]]
-        target[back] = target[a] * np.where(batch.side[back] == batch.side[a], 1, -1)
+        _exact_targets(target, batch, e, use, len(games.moves), cfg.exact_empties, solve)
     keep = e >= cfg.min_empties
     samples = Samples(
         batch.player[keep],
@@ -151,6 +152,31 @@ def build_samples(
         g[keep].astype(np.int32),
     )
     return samples, len(stats.illegal or [])
+
+
+def _exact_targets(
+    target: np.ndarray,
+    batch: PositionBatch,
+    e: np.ndarray,
+    theory: np.ndarray,
+    n_games: int,
+    max_empties: int,
+    solve: ExactSolver,
+) -> None:
+    """Set ``target`` (in place) to the perfect-play scores of the positions with at most
+    ``max_empties`` empties, and to their game's first such score before them where the
+    theoretical score (``theory``: rows that use it) does not cover them."""
+    g = batch.game
+    solved = np.flatnonzero(e <= max_empties)
+    target[solved] = solve(batch.player[solved], batch.opponent[solved])
+    # Earlier positions of the game take its first solved score: its rows run in move
+    # order, so np.unique's first index is the solved position with the most empties.
+    games_solved, first = np.unique(g[solved], return_index=True)
+    anchor = np.full(n_games, -1, dtype=np.int64)
+    anchor[games_solved] = solved[first]
+    back = np.flatnonzero((e > max_empties) & ~theory & (anchor[g] >= 0))
+    a = anchor[g[back]]
+    target[back] = target[a] * np.where(batch.side[back] == batch.side[a], 1, -1)
 
 
 def split_games(n_games: int, holdout: float, seed: int) -> np.ndarray:
