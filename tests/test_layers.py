@@ -24,19 +24,20 @@ MAY_IMPORT: dict[str, set[str]] = {
     "_kernel_cache": set(),
     "_watchdog": set(),
     "_progress": set(),
+    "_atomic": set(),
     "datadir": set(),
     "tomlconfig": set(),
     "download": {"datadir"},
     "opening_names": _BASE | {"formats"},
     "formats": _BASE,
-    "eval": _BASE,
+    "eval": _BASE | {"_atomic"},
     "search": _BASE | {"eval"},
     "agents": _BASE | {"eval", "search"},
     "engine": _BASE | {"eval", "search", "agents", "formats"},
-    "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig"},
+    "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig", "_atomic"},
     "learn": _BASE
     | {"eval", "search", "agents", "formats", "engine", "nn", "tomlconfig", "datadir", "_watchdog"}
-    | {"_progress"},
+    | {"_progress", "_atomic"},
     "protocols": _BASE | {"formats", "search", "agents", "engine"},
     "arena": _BASE
     | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir", "_watchdog"},

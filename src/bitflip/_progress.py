@@ -1,7 +1,10 @@
-"""Progress on stderr that reads well in a terminal and in a log file.
+"""Progress on stderr that reads well in a terminal and in a log file: the one progress
+helper of the package (commands, training, data building).
 
 In a terminal one line is rewritten in place (``\\r``); redirected to a file, the same progress
 is a new line at each tenth of the work, so a log never piles up carriage returns.
+:class:`ProgressLine` counts work done, :func:`track` counts the items of a loop, and
+:class:`StatusLine` shows that a long wait without counts is still going on.
 """
 
 from __future__ import annotations
@@ -9,8 +12,10 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import TextIO, TypeVar
+
+T = TypeVar("T")
 
 
 class ProgressLine:
@@ -52,6 +57,19 @@ class ProgressLine:
         if self._open:
             print(file=self.stream, flush=True)
             self._open = False
+
+
+def track(items: Sequence[T], label: str, *, enabled: bool = True, unit: str = "") -> Iterator[T]:
+    """The items, with a :class:`ProgressLine` of how many are done (none when not enabled)."""
+    line = ProgressLine(label, quiet=not enabled)
+    total = len(items)
+    try:
+        for done, item in enumerate(items):
+            line.update(done, total, unit)
+            yield item
+        line.update(total, total, unit)
+    finally:
+        line.close()
 
 
 class StatusLine:

@@ -29,6 +29,7 @@ def run_build(args: argparse.Namespace) -> int:
     import sys
     import time
 
+    from bitflip._progress import ProgressLine
     from bitflip.datadir import find
     from bitflip.learn.book_build import BookConfig, build_book, wthor_files
     from bitflip.search.book import save_book
@@ -37,11 +38,11 @@ def run_build(args: argparse.Namespace) -> int:
     config = BookConfig(max_ply=args.max_ply, min_games=args.min_games, depth=args.depth)
     t0 = time.perf_counter()
 
-    def progress(done: int, total: int) -> None:
-        print(f"\r{done}/{total} positions searched", end="", file=sys.stderr, flush=True)
-
-    book = build_book(wthor_files(folder), config, progress)
-    print(file=sys.stderr)
+    line = ProgressLine("searched")
+    book = build_book(
+        wthor_files(folder), config, lambda done, total: line.update(done, total, " positions")
+    )
+    line.close()
     book.meta["command"] = "bitflip book build " + " ".join(sys.argv[3:])
     save_book(args.out, book)
     size = args.out.stat().st_size

@@ -41,7 +41,6 @@ _EXTRA_OF = {
     "uvicorn": "web",
     "rich": "arena",
     "matplotlib": "arena",
-    "tqdm": "nn",
     "ray": "distributed",
     "gymnasium": "rl",
     "pettingzoo": "rl",

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from bitflip.cli._numbers import COUNT, COUNT_OR_ZERO
 from bitflip.cli._subcommand import Subparsers, add_subcommand
@@ -49,25 +48,18 @@ def run(args: argparse.Namespace) -> int:
         cfg.max_games = args.max_games
     cfg.check()
 
-    try:
-        from tqdm import tqdm
-    except ImportError:  # a plain line per chunk instead of a bar
-        tqdm = None
+    from bitflip._progress import ProgressLine
 
-    bars: dict[str, Any] = {}
+    bars: dict[str, ProgressLine] = {}
 
     def progress(done: int, total: int, what: str) -> None:
-        unit = "chunk" if "chunks" in what else "pos"
-        if tqdm is None:
-            print(f"{what}: {done}/{total}", flush=True)
-            return
         bar = bars.get(what)
         if bar is None:
             for old in bars.values():
                 old.close()
             bars.clear()
-            bar = bars[what] = tqdm(total=total, desc=what, unit=unit, unit_scale=True)
-        bar.update(done - bar.n)
+            bar = bars[what] = ProgressLine(f"{what}:")
+        bar.update(done, total, " chunks" if "chunks" in what else " positions")
 
     def log(msg: str) -> None:
         for bar in bars.values():

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bitflip._atomic import atomic_path
 from bitflip.eval.fileformat import check_header
 from bitflip.eval.patterns import LAYOUT, MAX_EMPTIES, PATTERN_SET, PATTERNS, flat_vector
 
@@ -74,9 +75,9 @@ class PatternWeights:
             "sha256": self.content_hash(),
         }
         path = d / self.file_name()
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), raw=self.raw.astype(np.float32))
-        tmp.replace(path)
+        with atomic_path(path, ".npz") as tmp:
+            raw = self.raw.astype(np.float32)
+            np.savez_compressed(tmp, meta=np.array(json.dumps(meta)), raw=raw)
         return path
 
     @classmethod

@@ -29,6 +29,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from bitflip._atomic import atomic_path, is_temporary
 from bitflip._watchdog import watch_driver
 from bitflip.learn.az_config import RunConfig
 from bitflip.learn.az_rundir import RunDir, initial_net, write_json
@@ -251,7 +252,7 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
         p
         for i in range(first, iteration + 1)
         for p in sorted(run.shards.glob(f"it{i:04d}-*.npz"))
-        if ".tmp." not in p.name
+        if not is_temporary(p)
     ]
     data = read_selfplay_shards(paths, cfg.net.size, cfg.train.backfill_exact)
     log(
@@ -309,9 +310,8 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
         if ok:
             target = run.accepted / cand.name
             if not target.exists():
-                tmp = run.accepted / (cand.name + ".tmp")
-                shutil.copyfile(cand, tmp)
-                os.replace(tmp, target)
+                with atomic_path(target) as tmp:
+                    shutil.copyfile(cand, tmp)
             write_json(run.accepted / f"{len(gens):04d}.json",
                         {"net": cand.name, "iteration": iteration})  # fmt: skip
     log(f"gate it{iteration}: {decision}")

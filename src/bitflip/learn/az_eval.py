@@ -64,7 +64,9 @@ def plot_gating(run_dir: str | Path, path: str | Path) -> Path:
     import json
 
     plt = pyplot()
-    gating = sorted(Path(run_dir, "gating").glob("it*.json"))
+    from bitflip._atomic import is_temporary
+
+    gating = sorted(p for p in Path(run_dir, "gating").glob("it*.json") if not is_temporary(p))
     its, scores, accepted = [], [], []
     for g in gating:
         d = json.loads(g.read_text())

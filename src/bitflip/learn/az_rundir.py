@@ -6,17 +6,17 @@
     RUN/checkpoints/it0003.json -> az-<hash>.pt                the candidate trained in iteration 3
     RUN/gating/     it0003.json                                its match against the best net
 
-Records are JSON written whole (:func:`write_json`: a temporary name, then renamed).
+Records are JSON written whole (:func:`write_json`, through :mod:`bitflip._atomic`).
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import torch
 
+from bitflip._atomic import write_text
 from bitflip.learn.az_config import RunConfig
 from bitflip.nn.alphazero import AZNet
 from bitflip.nn.checkpoint import save_model
@@ -25,9 +25,7 @@ from bitflip.nn.checkpoint import save_model
 def write_json(path: Path, obj: object) -> None:
     """Write ``obj`` as JSON whole: to a temporary name, then renamed."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=1, sort_keys=True))
-    os.replace(tmp, path)
+    write_text(path, json.dumps(obj, indent=1, sort_keys=True))
 
 
 def _record_net(path: Path) -> str:

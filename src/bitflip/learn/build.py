@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bitflip._progress import track
 from bitflip.core.geometry import PASS
 from bitflip.formats.eothello import read_eothello_csv
 from bitflip.learn.datasets import GameSource, positions_from_games
@@ -94,15 +95,7 @@ def build(
         raise ValueError("nothing to build: give --wthor DIR and/or --extra FILES")
     seen: set[tuple[int, ...]] = set()
     report = BuildReport()
-    items = inputs
-    if progress:
-        try:
-            from tqdm import tqdm
-
-            items = tqdm(inputs, desc="building shards", unit="file")
-        except ImportError:  # pragma: no cover
-            pass
-    for path, kind in items:
+    for path, kind in track(inputs, "building shards", enabled=progress, unit=" files"):
         moves, years, theo, depth = _load(path)
         keep = []
         for i, ms in enumerate(moves):

@@ -35,6 +35,7 @@ from typing import Any
 
 import numpy as np
 
+from bitflip._atomic import atomic_path, is_temporary
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcount
 from bitflip.tomlconfig import check_keys, read_toml
@@ -157,9 +158,8 @@ def label_chunk(p: np.ndarray, o: np.ndarray, level: int) -> np.ndarray:
 def _work(args: tuple[str, np.ndarray, np.ndarray, np.ndarray, int]) -> str:
     path, p, o, game, level = args
     scores = label_chunk(p, o, level)
-    tmp = Path(path).with_suffix(".tmp.npz")
-    np.savez(tmp, p=p, o=o, game=game, score=scores)
-    tmp.replace(path)
+    with atomic_path(path, ".npz") as tmp:
+        np.savez(tmp, p=p, o=o, game=game, score=scores)
     return path
 
 
@@ -208,9 +208,8 @@ def _solve_work(args: tuple[str, np.ndarray, np.ndarray]) -> str:
 
     path, p, o = args
     scores = np.array([solve(a, b, FULL) for a, b in zip(p, o, strict=True)], dtype=np.int8)
-    tmp = Path(path).with_suffix(".tmp.npz")
-    np.savez(tmp, p=p, o=o, score=scores)
-    tmp.replace(path)
+    with atomic_path(path, ".npz") as tmp:
+        np.savez(tmp, p=p, o=o, score=scores)
     return path
 
 
@@ -259,7 +258,7 @@ def exact_scores(
 
 def load_labels(folder: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(player, opponent, score, game) of every finished chunk in ``folder``."""
-    files = sorted(Path(folder).glob(LABEL_FILES))
+    files = sorted(p for p in Path(folder).glob(LABEL_FILES) if not is_temporary(p))
     if not files:
         raise OSError(f"no label chunks ({LABEL_FILES}) in {folder}")
     parts: dict[str, list[np.ndarray]] = {"p": [], "o": [], "score": [], "game": []}

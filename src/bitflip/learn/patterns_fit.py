@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from bitflip._atomic import atomic_path
 from bitflip.core.bitboard import FULL, legal_moves, popcount
 from bitflip.eval.patterns import LAYOUT, ORIENT_LEN, orientation_indices
 from bitflip.eval.patterns import phase_map as make_phase_map
@@ -153,9 +154,8 @@ class _Checkpoint:
 
     def save(self, path: Path) -> None:
         """Write the checkpoint whole (a temporary file renamed)."""
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez(tmp, raw=self.raw, epoch=self.epoch, history=np.array(self.history))
-        tmp.replace(path)
+        with atomic_path(path, ".npz") as tmp:
+            np.savez(tmp, raw=self.raw, epoch=self.epoch, history=np.array(self.history))
 
 
 def fit_patterns(

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bitflip._progress import track
 from bitflip.core.bitboard import FULL
 from bitflip.core.board import Board
 from bitflip.eval.evaluator import load_evaluation
@@ -76,15 +77,13 @@ def calibrate(
     evaluation: str, positions: int, max_depth: int, seed: int, data: Path | None
 ) -> dict[str, object]:
     """Search sampled positions at every depth and fit the ProbCut parameters."""
-    from tqdm import tqdm
-
     ev = load_evaluation(evaluation)
     searcher = Searcher(ev, tt_mb=16)
     ctx = searcher.ctx
     mask = int(FULL)
     pairs: dict[int, list[tuple[float, float]]] = {}
     t0 = time.time()
-    for p, o in tqdm(sample_positions(positions, seed, data), desc="positions"):
+    for p, o in track(sample_positions(positions, seed, data), "positions"):
         values: dict[int, int] = {}
         searcher.clear()
         for d in range(1, max_depth + 1):

@@ -11,7 +11,6 @@ not stored and read as 0: on 8x8 that is what happens, and the numbers show it.
 
 from __future__ import annotations
 
-import os
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from bitflip._atomic import atomic_path
+from bitflip._progress import ProgressLine
 from bitflip.core.bitboard import (
     FULL,
     U1,
@@ -295,7 +296,6 @@ class QTable:
         """Write an .npz atomically (keys, values, config, format version)."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp.npz")
         arrays: dict[str, Any] = {  # Any: savez's keywords include allow_pickle: bool
             "format": np.array(TABLE_FORMAT),
             "format_version": np.array(TABLE_FORMAT_VERSION, np.int64),
@@ -304,8 +304,8 @@ class QTable:
             "episodes_done": np.array(self.episodes_done, np.int64),
         }
         arrays.update({f"cfg_{k}": np.array(v) for k, v in asdict(self.config).items()})
-        np.savez_compressed(tmp, **arrays)
-        os.replace(tmp, path)
+        with atomic_path(path, ".npz") as tmp:
+            np.savez_compressed(tmp, **arrays)
         return path
 
     @classmethod
@@ -336,11 +336,7 @@ def train(
     total = cfg.episodes
     end = total if episodes is None else min(total, table.episodes_done + episodes)
     used = np.array([table.used], np.int64)
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=end, initial=table.episodes_done, unit="game", desc="q-learning")
+    bar = ProgressLine("q-learning", quiet=not progress)
     while table.episodes_done < end:
         n = min(chunk, end - table.episodes_done)
         train_episodes(table.keys, table.values, used, p0, o0, board_mask(cfg.size), cfg.size,
@@ -348,10 +344,8 @@ def train(
                        cfg.lr, cfg.discount, cfg.epsilon, cfg.epsilon_end,
                        cfg.seed * 100_003 + table.episodes_done)  # fmt: skip
         table.episodes_done += n
-        if bar is not None:
-            bar.update(n)
-    if bar is not None:
-        bar.close()
+        bar.update(table.episodes_done, end, " games")
+    bar.close()
     return table
 
 

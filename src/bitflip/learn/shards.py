@@ -41,13 +41,15 @@ Symmetries are *not* stored: loaders apply the 8 board symmetries at training ti
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from bitflip._atomic import atomic_path, is_temporary
+from bitflip._progress import track
 from bitflip.core.geometry import PASS
 
 FORMAT_VERSION = 2
@@ -167,15 +169,14 @@ def write_shard(path: str | Path, batch: PositionBatch, source: str = "") -> Pat
     if path.suffix != SHARD_SUFFIX:
         path = path.with_name(path.name + SHARD_SUFFIX)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp.npz")
     payload: dict[str, Any] = {
         "format_version": np.int64(FORMAT_VERSION),
         "source": np.str_(source),
         "size": np.int64(batch.size),
         **batch.arrays(),
     }
-    np.savez_compressed(tmp, **payload)
-    tmp.replace(path)
+    with atomic_path(path, ".npz") as tmp:
+        np.savez_compressed(tmp, **payload)
     return path
 
 
@@ -217,7 +218,7 @@ def shard_paths(directory: str | Path) -> list[Path]:
         return [directory]
     if not directory.is_dir():
         raise FileNotFoundError(f"no shard directory {directory}")
-    paths = sorted(p for p in directory.glob("*" + SHARD_SUFFIX) if ".tmp." not in p.name)
+    paths = sorted(p for p in directory.glob("*" + SHARD_SUFFIX) if not is_temporary(p))
     if not paths:
         raise FileNotFoundError(f"no {SHARD_SUFFIX} shards in {directory}")
     return paths
@@ -234,16 +235,5 @@ def read_shards(source: str | Path | Sequence[Path], progress: bool = False) -> 
         paths = list(source)
         if not paths:
             raise FileNotFoundError("no shards to read")
-    parts = [read_shard(p) for p in _progress(paths, "reading shards", progress)]
+    parts = [read_shard(p) for p in track(paths, "reading shards", enabled=progress, unit=" files")]
     return PositionBatch.concat(parts)
-
-
-def _progress(items: Sequence[Path], desc: str, enabled: bool) -> Iterable[Path]:
-    if not enabled:
-        return items
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover - tqdm is in the dev environment
-        return items
-    bar: Iterable[Path] = tqdm(items, desc=desc, unit="file")
-    return bar

@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from bitflip._progress import ProgressLine
 from bitflip.learn.runinfo import git_revision
 from bitflip.learn.shards import PositionBatch, read_shards
 from bitflip.learn.supervised_config import (
@@ -49,7 +50,6 @@ from bitflip.learn.supervised_log import (
     format_metrics,
     format_row,
     plot_losses,
-    progress_bar,
     write_csv,
 )
 from bitflip.nn.checkpoint import load_state, save_model, save_state
@@ -249,7 +249,7 @@ class _Epoch:
         loss_sum, seen = torch.zeros((), device=device), 0
         lr = tc.lr
         steps = max(1, math.ceil(self.per_epoch / tc.batch_size))
-        bar = progress_bar(steps, f"epoch {state.epoch + 1}", self.progress)
+        bar = ProgressLine(f"epoch {state.epoch + 1}", quiet=not self.progress)
         for i in range(0, self.per_epoch, tc.batch_size):
             idx = order[i : i + tc.batch_size]
             spent = state.elapsed + time.perf_counter() - t0
@@ -267,12 +267,10 @@ class _Epoch:
             state.step += 1
             loss_sum += loss.detach().float() * len(idx)
             seen += len(idx)
-            if bar is not None:
-                bar.update(1)
+            bar.update(i // tc.batch_size + 1, steps, " batches")
             if state.elapsed + time.perf_counter() - t0 >= self.max_seconds:
                 break
-        if bar is not None:
-            bar.close()
+        bar.close()
         state.elapsed += time.perf_counter() - t0
         state.epoch += 1
         return float(loss_sum) / max(seen, 1), lr

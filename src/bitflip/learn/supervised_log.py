@@ -1,12 +1,12 @@
-"""What a supervised run writes as it goes: ``metrics.csv``, ``loss.png``, log lines and a
-progress bar (:mod:`bitflip.learn.supervised`)."""
+"""What a supervised run writes as it goes: ``metrics.csv``, ``loss.png`` and log lines
+(:mod:`bitflip.learn.supervised`; its progress line is :class:`bitflip._progress.ProgressLine`)."""
 
 from __future__ import annotations
 
 import csv
 from pathlib import Path
-from typing import Any
 
+from bitflip._atomic import atomic_path
 from bitflip.learn.figures import pyplot, save_figure
 
 
@@ -32,17 +32,6 @@ def plot_losses(rows: list[dict[str, float]], path: Path, task: str) -> None:
     save_figure(fig, path, dpi=80)
 
 
-def progress_bar(total: int, desc: str, enabled: bool) -> Any:
-    """A tqdm bar of ``total`` batches, or None when disabled or tqdm is missing."""
-    if not enabled:
-        return None
-    try:
-        from tqdm import tqdm
-    except ImportError:  # pragma: no cover
-        return None
-    return tqdm(total=total, desc=desc, unit="batch", leave=False, mininterval=2.0)
-
-
 def format_metrics(m: dict[str, float]) -> str:
     """Metrics as one log line's text."""
     return ", ".join(f"{k} {v:,.0f}" if k == "positions" else f"{k} {v:.4f}" for k, v in m.items())
@@ -58,9 +47,7 @@ def format_row(row: dict[str, float]) -> str:
 def write_csv(rows: list[dict[str, float]], path: Path) -> None:
     """Write all rows (the union of their keys as columns) whole, by renaming a temporary file."""
     keys = list(dict.fromkeys(k for r in rows for k in r))
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("w", newline="") as f:
+    with atomic_path(path) as tmp, tmp.open("w", newline="") as f:
         writer = csv.DictWriter(f, fieldnames=keys)
         writer.writeheader()
         writer.writerows(rows)
-    tmp.replace(path)

@@ -22,6 +22,7 @@ from typing import Any
 
 import torch
 
+from bitflip._atomic import atomic_path, write_bytes
 from bitflip.nn.alphazero import AZNet, AZNetConfig
 from bitflip.nn.models import (
     ModelConfig,
@@ -128,9 +129,7 @@ def save_model(
     directory.mkdir(parents=True, exist_ok=True)
     stem = model.config.kind if tag is None else f"{model.config.kind}-{tag}"
     path = directory / f"{stem}-{digest}.pt"
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(data)
-    tmp.replace(path)
+    write_bytes(path, data)
     return path
 
 
@@ -217,9 +216,8 @@ def save_state(path: str | Path, state: dict[str, Any]) -> None:
     """Write a training state atomically (a crash mid-write keeps the previous one)."""
     path = Path(path)
     payload = {"format": STATE_FORMAT, "format_version": MODEL_FORMAT_VERSION, **state}
-    tmp = path.with_suffix(".tmp")
-    torch.save(payload, tmp)
-    tmp.replace(path)
+    with atomic_path(path) as tmp:
+        torch.save(payload, tmp)
 
 
 def load_state(path: str | Path) -> dict[str, Any]:

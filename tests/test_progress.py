@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 
-from bitflip._progress import ProgressLine
+import pytest
+
+from bitflip._progress import ProgressLine, track
 
 
 class _Tty(io.StringIO):
@@ -38,3 +40,25 @@ def test_quiet_prints_nothing() -> None:
     bar.update(1, 2)
     bar.close()
     assert log.getvalue() == ""
+
+
+def test_track_counts_a_loop_and_says_nothing_when_off(capsys: pytest.CaptureFixture[str]) -> None:
+    assert list(track([1, 2, 3], "files")) == [1, 2, 3]
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == "files 0/3" and err[-1] == "files 3/3"
+    assert list(track([1, 2], "files", enabled=False)) == [1, 2]
+    assert capsys.readouterr().err == ""
+
+
+def test_progress_is_shown_one_way() -> None:
+    """Issue 33 item 7: tqdm in learn/, the CLI's progress line and ad-hoc lines were three."""
+    from pathlib import Path
+
+    src = Path(__file__).resolve().parent.parent / "src" / "bitflip"
+    others = sorted(
+        str(p.relative_to(src))
+        for p in src.rglob("*.py")
+        if p.name != "_progress.py"
+        and ("tqdm" in p.read_text("utf-8") or 'print(f"\\r' in p.read_text("utf-8"))
+    )
+    assert others == [], others
