@@ -125,11 +125,6 @@ class BackgroundTasks:
             if epoch is not None:
                 self.pool.submit(self.end_ponder, g, epoch, True)
 
-    def pondering(self) -> list[LiveGame]:
-        """The games pondering now."""
-        with self._pondering_lock:
-            return [g for g in self._pondering.values() if g.pondering()]
-
     # --- the tasks ---------------------------------------------------------------------------
 
     def _wait_for_pace(self, s: LiveGame, epoch: int) -> bool:
