@@ -12,6 +12,8 @@ localhost port with a fresh game file, then:
 2. creates ``--games`` games through ``POST /api/games`` as fast as the server answers (or
    evenly over ``--over`` seconds), every other one with the engine to move (it thinks) and
    the rest with the person to move (it ponders); no page polls them;
+   With ``--played N`` the server first plays N whole games against the engine (random legal
+   moves for the person) and analyses each (0.3 s a move);
 3. waits for the games to go idle (pondering stops, engines and worker threads are freed):
    the first moment RSS is within 100 MB of the start and the threads are back, and the state
    ``--idle-wait`` seconds after the burst (its bare games have left memory by then).
@@ -25,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -97,9 +100,59 @@ def wait_idle(pid: int, start: tuple[float, int], seconds: float) -> tuple[float
         time.sleep(1.0)
 
 
+class Peak:
+    """The largest RSS and thread count of ``pid`` while the block runs (sampled 5 a second)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.rss, self.threads = status(pid)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.2):
+            rss, threads = status(self.pid)
+            self.rss, self.threads = max(self.rss, rss), max(self.threads, threads)
+
+    def __enter__(self) -> Peak:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def wait_for(base: str, view: dict[str, Any], ready: Any, seconds: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + seconds
+    while not ready(view) and time.monotonic() < deadline:
+        view = get(base, f"/api/games/{view['id']}?after={view['version']}&wait=5")
+    return view
+
+
+def play_and_analyse(base: str, games: int) -> None:
+    """``games`` whole games of random moves against the engine, each analysed (0.3 s a move)."""
+    rng = random.Random(1)
+    for _ in range(games):
+        v = post(base, "/api/games", {"human": "black"})
+        while not v["over"]:
+            v = wait_for(base, v, lambda v: v["over"] or v["human_to_move"])
+            if v["over"]:
+                break
+            v = post(base, f"/api/games/{v['id']}/moves", {"move": rng.choice(v["legal"])})
+        v = post(base, f"/api/games/{v['id']}/analyse", {"seconds_per_move": 0.3})
+        wait_for(base, v, lambda v: not v["analysing"], 300)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=400, help="games created in the burst")
+    ap.add_argument(
+        "--played",
+        type=int,
+        default=0,
+        help="before the burst: whole games played against the engine, each then analysed",
+    )
     ap.add_argument(
         "--idle-wait",
         type=float,
@@ -110,8 +163,8 @@ def main() -> None:
         "--over", type=float, default=0.0, help="spread the burst over this many seconds (0: fast)"
     )
     args = ap.parse_args()
-    if args.games < 1:
-        raise SystemExit("--games must be at least 1")
+    if args.games < 0 or args.played < 0 or args.games + args.played < 1:
+        raise SystemExit("--games and --played are at least 0, and one of them at least 1")
 
     with tempfile.TemporaryDirectory() as tmp:
         proc, base = start_server(Path(tmp) / "games.sqlite")
@@ -119,35 +172,24 @@ def main() -> None:
             pid = proc.pid
             at_launch = status(pid)
             warm = post(base, "/api/games", {"human": "black", "moves": "f5"})
-            deadline = time.monotonic() + 120
-            while len(warm["moves"]) < 2 and time.monotonic() < deadline:
-                warm = get(base, f"/api/games/{warm['id']}?after={warm['version']}&wait=5")
+            wait_for(base, warm, lambda v: len(v["moves"]) >= 2)
             deadline = time.monotonic() + 60
             while status(pid)[1] > at_launch[1] and time.monotonic() < deadline:
                 time.sleep(0.5)
             start = status(pid)
 
-            peak = [start[0], start[1]]
-            sampling = threading.Event()
-
-            def sample() -> None:
-                while not sampling.wait(0.2):
-                    rss, threads = status(pid)
-                    peak[0] = max(peak[0], rss)
-                    peak[1] = max(peak[1], threads)
-
-            sampler = threading.Thread(target=sample, daemon=True)
-            sampler.start()
-            t0 = time.monotonic()
-            for i in range(args.games):
-                if args.over > 0:
-                    time.sleep(max(0.0, t0 + i * args.over / args.games - time.monotonic()))
-                post(base, "/api/games", {"human": "white" if i % 2 == 0 else "black"})
-            burst = time.monotonic() - t0
-            after = status(pid)
-            time.sleep(5.0)
-            sampling.set()
-            sampler.join()
+            with Peak(pid) as played_peak:
+                play_and_analyse(base, args.played)
+            played = status(pid)
+            with Peak(pid) as peak:
+                t0 = time.monotonic()
+                for i in range(args.games):
+                    if args.over > 0:
+                        time.sleep(max(0.0, t0 + i * args.over / args.games - time.monotonic()))
+                    post(base, "/api/games", {"human": "white" if i % 2 == 0 else "black"})
+                burst = time.monotonic() - t0
+                after = status(pid)
+                time.sleep(5.0)
             idle_s, idle_rss, idle_threads = wait_idle(pid, start, args.idle_wait)
             time.sleep(max(0.0, args.idle_wait - idle_s))
             settled = status(pid)
@@ -155,18 +197,23 @@ def main() -> None:
             proc.terminate()
             proc.wait(10)
 
-    print(f"{args.games} games created in {burst:.1f} s")
+    print(f"{args.played} games played and analysed, {args.games} created in {burst:.1f} s")
     print()
     print("| moment | RSS MB | threads |")
     print("|---|---|---|")
     print(f"| server started | {at_launch[0]:.0f} | {at_launch[1]} |")
     print(f"| start (after warm-up game, idle) | {start[0]:.0f} | {start[1]} |")
+    if args.played:
+        print(
+            f"| peak while playing and analysing | {played_peak.rss:.0f} | {played_peak.threads} |"
+        )
+        print(f"| after playing and analysing | {played[0]:.0f} | {played[1]} |")
     print(f"| right after the burst | {after[0]:.0f} | {after[1]} |")
-    print(f"| peak during the burst (+5 s) | {peak[0]:.0f} | {peak[1]} |")
+    print(f"| peak during the burst (+5 s) | {peak.rss:.0f} | {peak.threads} |")
     print(f"| idle ({idle_s:.0f} s after the burst + 5 s) | {idle_rss:.0f} | {idle_threads} |")
     print(f"| {args.idle_wait:.0f} s after the burst + 5 s | {settled[0]:.0f} | {settled[1]} |")
     print()
-    ok_peak = peak[0] <= TARGET_PEAK_MB
+    ok_peak = max(peak.rss, played_peak.rss) <= TARGET_PEAK_MB
     ok_back = idle_rss - start[0] <= TARGET_BACK_MB and idle_threads <= start[1]
     print(
         f"peak <= {TARGET_PEAK_MB} MB: {'yes' if ok_peak else 'NO'}; back within "
