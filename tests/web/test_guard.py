@@ -55,6 +55,13 @@ def test_a_wrong_token_is_refused_wherever_it_is(served: TestClient) -> None:
         served.cookies.clear()
     _refused(served.get("/api/agents", params=[("token", TOKEN), ("token", "x")]))
     _refused(served.get("/api/agents", headers={"Cookie": "bitflip_token_80=\x00;;="}))
+    _refused(served.get("/api/agents", params={"token": TOKEN + "\u20ac"}))
+    _refused(served.get("/api/agents?token=%E2%82%AC%ff"))
+    _refused(
+        served.get(
+            "/api/agents", headers={"Authorization": "Bearer \u00e9t\u00e9".encode("latin-1")}
+        )
+    )
 
 
 def test_the_printed_address_sets_a_cookie_that_the_page_then_carries(

@@ -215,16 +215,16 @@ class RequestGuard:
         except CookieError:
             jar = SimpleCookie()
         cookie = jar.get(_cookie_name(scope))
-        if cookie is not None and hmac.compare_digest(cookie.value.encode("latin-1"), want):
+        if cookie is not None and hmac.compare_digest(cookie.value.encode(), want):
             return "cookie"
         auth = headers.get("authorization", "")
         if auth[:7].lower() == "bearer " and hmac.compare_digest(
-            auth[7:].strip().encode("latin-1"), want
+            auth[7:].strip().encode(), want
         ):
             return "header"
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         given = query.get(TOKEN_PARAM, [])
-        if len(given) == 1 and hmac.compare_digest(given[0].encode("latin-1"), want):
+        if len(given) == 1 and hmac.compare_digest(given[0].encode(), want):
             return "query"
         return None
 
