@@ -126,6 +126,8 @@ def test_beyond_localhost_play_makes_a_token_and_prints_it(
             access_token("0.0.0.0", bad, False)
     with pytest.raises(ValueError, match="contradict"):
         access_token("0.0.0.0", TOKEN, True)
+    with pytest.raises(ValueError, match="letters, digits"):
+        create_app(":memory:", host="0.0.0.0", token="a;b")
     assert served_url("192.168.1.5", 8765, TOKEN) == f"http://192.168.1.5:8765/?token={TOKEN}"
     assert served_url("::1", 8765, None) == "http://localhost:8765/"
     assert served_url("fd00::5", 80, "t") == "http://[fd00::5]:80/?token=t"

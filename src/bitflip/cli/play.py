@@ -119,7 +119,7 @@ def access_token(host: str, token: str | None, no_token: bool) -> str | None:
     """
     import secrets
 
-    from bitflip.web.guard import is_loopback
+    from bitflip.web.guard import check_token, is_loopback
 
     if token is not None and no_token:
         raise ValueError("--token and --no-token contradict each other: give one of them")
@@ -132,11 +132,10 @@ def access_token(host: str, token: str | None, no_token: bool) -> str | None:
             )
         return None
     if token is not None:
-        if not token or any(not (c.isascii() and (c.isalnum() or c in "-_.~")) for c in token):
-            raise ValueError(
-                "--token must be letters, digits and - _ . ~ only (it travels in an address)"
-            )
-        return token
+        try:
+            return check_token(token)
+        except ValueError as exc:
+            raise ValueError(f"--token: {exc}") from None
     return None if is_loopback(host) else secrets.token_urlsafe(18)
 
 

@@ -25,7 +25,7 @@ from bitflip.search.book import open_book
 from bitflip.web import routes
 from bitflip.web.engine_bridge import EngineFactory, new_engine
 from bitflip.web.games import GameError
-from bitflip.web.guard import RequestGuard, allowed_hosts
+from bitflip.web.guard import RequestGuard, allowed_hosts, check_token
 from bitflip.web.manager import Conflict, GameManager, UnknownGame
 from bitflip.web.policy import ForbiddenOpponent, OpponentPolicy
 from bitflip.web.store import GameStore
@@ -65,6 +65,8 @@ def create_app(
             a book file, or None/"none"; read once here (a missing or broken file is a
             ``BookError`` naming it). Book moves are marked in the move list.
     """
+    if token is not None:
+        check_token(token)  # a bad one fails now, not at the first request
     default = opponent or DEFAULT_OPPONENT
     policy = OpponentPolicy.allowing([default, *allow_opponents])
     manager = GameManager(

@@ -72,6 +72,19 @@ HEADERS = [
 ]
 
 
+def check_token(token: str) -> str:
+    """``token`` if it can be an access token: it travels in an address and a cookie.
+
+    Raises:
+        ValueError: an empty token, or one with other characters than letters, digits, - _ . ~
+    """
+    if not token or any(not (c.isascii() and (c.isalnum() or c in "-_.~")) for c in token):
+        raise ValueError(
+            "an access token is letters, digits and - _ . ~ only (it travels in an address)"
+        )
+    return token
+
+
 def is_loopback(host: str) -> bool:
     """``host`` is reachable from this machine only."""
     host = host.strip("[]").lower()
@@ -137,9 +150,7 @@ class RequestGuard:
     ) -> None:
         self.app = app
         self.hosts = None if hosts is None else frozenset(h.lower() for h in hosts)
-        if token is not None and not token:
-            raise ValueError("an access token cannot be empty")
-        self.token = token
+        self.token = None if token is None else check_token(token)
         self.max_body = max_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -218,9 +229,7 @@ class RequestGuard:
         if cookie is not None and hmac.compare_digest(cookie.value.encode(), want):
             return "cookie"
         auth = headers.get("authorization", "")
-        if auth[:7].lower() == "bearer " and hmac.compare_digest(
-            auth[7:].strip().encode(), want
-        ):
+        if auth[:7].lower() == "bearer " and hmac.compare_digest(auth[7:].strip().encode(), want):
             return "header"
         query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
         given = query.get(TOKEN_PARAM, [])
