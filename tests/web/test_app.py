@@ -219,9 +219,9 @@ def test_idle_games_leave_memory_but_not_the_store(
     monkeypatch.setattr(manager_module, "MAX_LIVE", 2)
     manager = client.app.state.manager  # type: ignore[attr-defined]
     games = [new(client, human="both", moves="f5") for _ in range(4)]
-    assert len(manager._sessions) == 2
+    assert len(manager._live) == 2
     first = client.get(f"/api/games/{games[0]['id']}").json()  # back from the store
-    assert first["moves"] == ["f5"] and len(manager._sessions) == 2
+    assert first["moves"] == ["f5"] and len(manager._live) == 2
 
 
 def test_change_sides_and_opponent_of_a_running_game(client: TestClient) -> None:

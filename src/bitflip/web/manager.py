@@ -87,7 +87,7 @@ class GameManager:
         self.policy = policy or OpponentPolicy.allowing([default_opponent])
         """Which opponent specs requests may name (the default is always allowed)."""
         self.clock = clock
-        self._sessions: OrderedDict[str, LiveGame] = OrderedDict()
+        self._live: OrderedDict[str, LiveGame] = OrderedDict()
         self._lock = threading.Lock()
         self.tasks = BackgroundTasks(clock=clock, save=self._save, workers=workers)
         """The background work of the games: opponents' moves, pondering, analysis."""
@@ -102,8 +102,8 @@ class GameManager:
         self.reaper.stop()
         self.tasks.closed = True
         with self._lock:
-            sessions = list(self._sessions.values())
-        for s in sessions:
+            games = list(self._live.values())
+        for s in games:
             if s.opponent is not None:
                 s.opponent.stop()
             if s.analyst is not None:
@@ -167,7 +167,7 @@ class GameManager:
             state.clocks[state.node] = (state.clock, state.clock)
         self._build_opponent(game)  # a bad spec fails here, before anything is stored
         with self._lock:
-            self._sessions[state.id] = game
+            self._live[state.id] = game
             self._evict()
         with game.lock:
             self._save(game)
@@ -217,9 +217,9 @@ class GameManager:
         """The game (from memory or the store); marks it seen by a page."""
         now = self.clock()
         with self._lock:
-            s = self._sessions.get(game_id)
+            s = self._live.get(game_id)
             if s is not None:
-                self._sessions.move_to_end(game_id)
+                self._live.move_to_end(game_id)
         if s is not None:
             s.last_seen = now
             ponders = s.opponent is not None and s.opponent.can_ponder
@@ -235,7 +235,7 @@ class GameManager:
         s.reached(now)
         self._build_opponent(s)
         with self._lock:
-            s = self._sessions.setdefault(game_id, s)
+            s = self._live.setdefault(game_id, s)
             self._evict()
         with s.lock:
             self.tasks.kick(s)
@@ -243,8 +243,8 @@ class GameManager:
 
     def _evict(self) -> None:
         """Drop idle games beyond MAX_LIVE from memory (caller holds ``self._lock``)."""
-        excess = len(self._sessions) - MAX_LIVE
-        for gid, s in list(self._sessions.items()):
+        excess = len(self._live) - MAX_LIVE
+        for gid, s in list(self._live.items()):
             if excess <= 0:
                 break
             if not s.busy() and s.polls == 0:
@@ -260,12 +260,12 @@ class GameManager:
             if agent is not None:
                 agent.stop()
         s.release_engines()
-        del self._sessions[gid]
+        del self._live[gid]
 
     def drop(self, s: LiveGame) -> bool:
         """Take ``s`` out of memory if it is still the live copy of its game (then True)."""
         with self._lock:
-            if self._sessions.get(s.state.id) is not s:
+            if self._live.get(s.state.id) is not s:
                 return False
             self._drop(s.state.id, s)
             return True
@@ -276,7 +276,7 @@ class GameManager:
             self.tasks.invalidate(s)
             s.stored = True  # nothing may store it again
             with self._lock:
-                self._sessions.pop(game_id, None)
+                self._live.pop(game_id, None)
             self.store.delete(game_id)
             s.dropped = True
         for agent in (s.opponent, s.analyst):
@@ -286,7 +286,7 @@ class GameManager:
 
     def games(self) -> list[LiveGame]:
         with self._lock:
-            return list(self._sessions.values())
+            return list(self._live.values())
 
     def reap(self) -> None:
         """One round of the reaper (:meth:`bitflip.web.reaper.Reaper.reap`)."""
@@ -469,6 +469,6 @@ class GameManager:
                 return
             s.stored = True
         with self._lock:
-            gone = st.id not in self._sessions
+            gone = st.id not in self._live
         if not gone:
             self.store.save(st)
