@@ -212,8 +212,10 @@ class MinimaxAgent(_SeededAgent):
 
     def __init__(self, depth: int = 3, seed: int | None = None) -> None:
         super().__init__(seed)
-        if not isinstance(depth, int) or depth < 1:
-            raise AgentSpecError(f"minimax depth must be a whole number >= 1, not {depth!r}")
+        if not isinstance(depth, int) or not 1 <= depth <= 60:
+            raise AgentSpecError(
+                f"minimax depth must be a whole number >= 1 and <= 60, not {depth!r}"
+            )
         self.depth = depth
         self.name = f"minimax:depth={depth}"
 

@@ -424,8 +424,10 @@ class AlphaBetaAgent(EngineAgent):
     ) -> None:
         if depth is None and time is None:
             depth = 6
-        if depth is not None and (not isinstance(depth, int) or depth < 1):
-            raise ValueError(f"alphabeta depth must be a whole number >= 1, not {depth!r}")
+        if depth is not None and (not isinstance(depth, int) or not 1 <= depth <= 60):
+            raise ValueError(
+                f"alphabeta depth must be a whole number >= 1 and <= 60, not {depth!r}"
+            )
         if time is not None and (not isinstance(time, int | float) or time <= 0):
             raise ValueError(f"alphabeta time must be a positive number of seconds, not {time!r}")
         super().__init__(DEFAULT_LEVEL, seed, eval, tt_mb)

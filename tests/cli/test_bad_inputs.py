@@ -95,6 +95,9 @@ BAD_NUMBERS = [
     (["train", "policy", "--config", "x", "--max-minutes", "nan"], "> 0"),
     (["train", "labels", "--config", "x", "--positions", "0"], ">= 1"),
     (["train", "labels", "--config", "x", "--workers", HUGE], "<= 1024"),
+    (["arena", "random", f"minimax:depth={HUGE}", "--games", "2", "--openings", "start"], "<= 60"),
+    (["arena", "random", "alphabeta:depth=61", "--games", "2", "--openings", "start"], "<= 60"),
+    (["arena", "random", "greedy", "--balance", f"minimax:depth={HUGE}"], "1 to 60"),
 ]
 
 

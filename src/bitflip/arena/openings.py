@@ -265,9 +265,10 @@ class BalanceSearch:
                 raise ValueError(
                     f"bad balance search {text!r}: want minimax|engine[:depth=N,threshold=X]"
                 ) from None
-        if kind not in ("minimax", "engine") or depth < 1:
+        if kind not in ("minimax", "engine") or not 1 <= depth <= 60:
             raise ValueError(
-                f"bad balance search {text!r}: want minimax|engine[:depth=N,threshold=X]"
+                f"bad balance search {text!r}: want minimax|engine[:depth=N,threshold=X], "
+                "N from 1 to 60"
             )
         return cls(kind, depth, threshold)
 
