@@ -1,8 +1,12 @@
-"""A griffe extension for the docs build: doctest examples in docstrings become code blocks.
+"""A griffe extension for the docs build: docstrings written for pytest and Sphinx read well.
 
 The docstrings keep their examples as plain doctest (``>>>`` lines and the output after them,
 run by pytest); Markdown would read them as text, and ``[...]`` in an output as a link. This
 wraps each run of example lines (up to a blank line) in a ``pycon`` fence.
+
+They also name other objects with Sphinx roles (``:class:`~bitflip.engine.Engine```); these
+become cross-references that link when the object is in the reference and stay plain code when
+it is not (autorefs' optional references, so the strict build does not fail on them).
 """
 
 from __future__ import annotations
@@ -13,6 +17,24 @@ from typing import Any
 import griffe
 
 _PROMPT = re.compile(r"^(\s*)>>> ")
+_ROLE = re.compile(r":(?:mod|class|func|meth|attr|data|exc|obj|const):`(~?)([\w.]+)(?:\(\))?`")
+
+
+def link_roles(text: str, module: str) -> str:
+    """``text`` with Sphinx roles as optional cross-references (``.name``: in ``module``)."""
+
+    def ref(match: re.Match[str]) -> str:
+        short, target = match.group(1) == "~", match.group(2)
+        title = target.rsplit(".", 1)[-1] if short else target.lstrip(".")
+        if target.startswith("."):  # relative to this module, one level up per extra dot
+            dots = len(target) - len(target.lstrip("."))
+            base = module.rsplit(".", dots - 1)[0] if dots > 1 else module
+            target = f"{base}.{target.lstrip('.')}"
+        elif "." not in target:
+            target = f"{module}.{target}"
+        return f'<autoref identifier="{target}" optional><code>{title}</code></autoref>'
+
+    return _ROLE.sub(ref, text)
 
 
 def fence_doctests(text: str) -> str:
@@ -43,5 +65,11 @@ class DoctestFences(griffe.Extension):
     """Fence the doctest examples of every docstring griffe loads."""
 
     def on_instance(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None and ">>> " in obj.docstring.value:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+        if obj.docstring is None:
+            return
+        text = obj.docstring.value
+        if ">>> " in text:
+            text = fence_doctests(text)
+        if ":`" in text:
+            text = link_roles(text, obj.module.path)
+        obj.docstring.value = text

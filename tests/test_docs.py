@@ -119,3 +119,18 @@ def test_every_public_module_is_in_the_api_reference() -> None:
         if name not in documented and not name.startswith(INTERNAL):
             missing.append(name)
     assert not missing, f"add these to a page of docs/api/ (or to INTERNAL): {missing}"
+
+
+def test_sphinx_roles_become_optional_cross_references() -> None:
+    sys.path.insert(0, str(REPO / "docs"))
+    try:
+        from griffe_doctests import link_roles
+    finally:
+        sys.path.remove(str(REPO / "docs"))
+    text = "See :class:`~bitflip.engine.Engine`, :mod:`.gumbel` and :func:`helper`."
+    assert link_roles(text, "bitflip.search.mcts") == (
+        'See <autoref identifier="bitflip.engine.Engine" optional><code>Engine</code></autoref>, '
+        '<autoref identifier="bitflip.search.mcts.gumbel" optional><code>gumbel</code></autoref> '
+        'and <autoref identifier="bitflip.search.mcts.helper" optional><code>helper</code>'
+        "</autoref>."
+    )
