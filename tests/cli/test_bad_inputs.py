@@ -200,3 +200,11 @@ def test_a_status_line_shows_a_long_wait_and_nothing_for_a_short_one() -> None:
     with StatusLine(lambda: "x", after=5.0, stream=quick):
         pass
     assert quick.getvalue() == ""
+
+
+def test_a_deep_perft_says_it_will_be_long(capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    import bitflip.cli.perft
+
+    monkeypatch.setattr(bitflip.cli.perft, "LONG_PERFT", 3)  # perft(13) would take a minute
+    assert main(["perft", "3"]) == 0
+    assert "depth 3 counts billions of leaves" in capsys.readouterr().err

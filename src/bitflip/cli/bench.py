@@ -43,6 +43,7 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
+    from bitflip._progress import StatusLine
     from bitflip.core.board import Board
     from bitflip.engine import Engine
     from bitflip.search.limits import Limit
@@ -54,7 +55,8 @@ def run(args: argparse.Namespace) -> int:
     for i, obf in enumerate(BENCH_POSITIONS, 1):
         engine.new_game()
         engine.set_position(Board(obf))
-        r = engine.go(Limit(depth=args.depth))
+        with StatusLine(lambda: f"bench: position {i}/{len(BENCH_POSITIONS)}"):  # noqa: B023
+            r = engine.go(Limit(depth=args.depth))
         total_nodes += r.nodes
         if args.verbose:
             name = engine.board.geometry.square_name(r.move)

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
+from typing import TYPE_CHECKING
 
 from bitflip.cli._numbers import PERFT_DEPTH
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+
+if TYPE_CHECKING:
+    from bitflip.core.board import Board
+
+LONG_PERFT = 13
+"""perft(13) of 8x8 counts 18 billion leaves (a minute or more); each ply is 10 times more."""
 
 
 def register(sub: Subparsers) -> None:
@@ -27,22 +35,36 @@ def run(args: argparse.Namespace) -> int:
     import time
 
     from bitflip.core.board import Board
-    from bitflip.core.perft import perft
 
     PERFT_DEPTH.check(args.depth, "depth")
     board = Board(args.position) if args.position else Board(size=args.size)
     t0 = time.perf_counter()
-    if args.divide:
-        total = 0
-        for move in list(board.legal_moves):
-            board.push(move)
-            n = perft(board, args.depth - 1) if args.depth > 0 else 1
-            board.pop()
-            total += n
-            print(f"{board.geometry.square_name(move)}: {n}")
-    else:
-        total = perft(board, args.depth)
+    if args.depth >= LONG_PERFT and board.size == 8:
+        # The count holds the GIL, so no status line can run beside it: say it before.
+        print(
+            f"bitflip perft: depth {args.depth} counts billions of leaves or more, for minutes to"
+            " days",
+            file=sys.stderr,
+            flush=True,
+        )
+    total = _count(board, args.depth, args.divide)
     dt = time.perf_counter() - t0
     rate = total / dt / 1e6 if dt > 0 else float("inf")
     print(f"perft({args.depth}) = {total}  [{dt:.3f} s, {rate:.1f} M leaves/s]")
     return 0
+
+
+def _count(board: Board, depth: int, divide: bool) -> int:
+    """perft(depth); with ``divide``, each root move's count printed as it is found."""
+    from bitflip.core.perft import perft
+
+    if not divide:
+        return perft(board, depth)
+    total = 0
+    for move in list(board.legal_moves):
+        board.push(move)
+        n = perft(board, depth - 1) if depth > 0 else 1
+        board.pop()
+        total += n
+        print(f"{board.geometry.square_name(move)}: {n}")
+    return total

@@ -41,6 +41,7 @@ def register(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from bitflip._progress import StatusLine
     from bitflip.datadir import find
     from bitflip.engine import Engine
     from bitflip.formats import obf
@@ -74,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
         engine = engines[board.size]
         engine.new_game()
         engine.set_position(board)
-        r = engine.go(limit)
+        empties = board.empty.bit_count()
+        with StatusLine(lambda: f"solve: position {k} ({empties} empties)"):  # noqa: B023
+            r = engine.go(limit)
         total_nodes += r.nodes
         total_time += r.time
         move = board.geometry.square_name(r.move)
