@@ -316,3 +316,12 @@ def test_an_internal_error_keeps_the_session() -> None:
     out, err = session(Broken(), ["go", "ping 1"])
     assert out == ["pong 1"]
     assert "internal error TypeError('a bug') (line 'go'): ignored" in err
+
+
+def test_a_contempt_beyond_the_board_is_refused_in_one_line() -> None:
+    """Issue 34: 'set contempt 1e400' was an internal OverflowError, 'nan' a ValueError of int."""
+    engine = RecordingEngine()
+    _, err = session(engine, ["set contempt 1e400", "set contempt nan", "set contempt -6401"])
+    lines = err.splitlines()
+    assert len(lines) == 3 and all("from -6400 to 6400 centidiscs" in line for line in lines)
+    assert engine.contempt == 0

@@ -55,6 +55,8 @@ NAME = "bitflip"
 _SETTINGS = ("depth", "contempt")
 """``set`` options that only affect the next search: read without stopping the running one."""
 PROTOCOL_VERSIONS = ("1", "2")
+MAX_CONTEMPT = 6400
+"""The largest ``set contempt`` (centidiscs): a draw worth a 64-disc loss."""
 
 
 class GameParseError(ValueError):
@@ -268,10 +270,16 @@ class NBoardServer:
             self.board = board_from_ggf(value, self.size)
         elif what == "contempt":
             try:
-                self.contempt = float(value)
+                contempt = float(value)
             except ValueError:
                 raise ValueError(f"contempt must be a number, not {value!r}") from None
-            self.engine.contempt = round(self.contempt)
+            if not abs(contempt) <= MAX_CONTEMPT:  # also refuses nan
+                raise ValueError(
+                    f"contempt must be from {-MAX_CONTEMPT} to {MAX_CONTEMPT} centidiscs, "
+                    f"not {value}"
+                )
+            self.contempt = contempt
+            self.engine.contempt = round(contempt)
         else:
             self.warn(f"unknown option 'set {what}': ignored")
 
