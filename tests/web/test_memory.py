@@ -90,3 +90,20 @@ def test_a_game_dropped_from_memory_frees_its_engine(
     new(manager, human="both", moves="f5")  # the first game leaves memory
     assert first not in manager.games()
     until(lambda: _alive(refs) == 0)
+
+
+def test_an_idle_alphabeta_opponent_frees_its_engine_and_a_light_agent_keeps_its_state(
+    manager: GameManager, clock: Clock
+) -> None:
+    heavy = new(manager, human="white", opponent="alphabeta:depth=1")
+    light = new(manager, human="white", opponent="random", seed=3)
+    until(lambda: len(heavy.state.line) == 1 and len(light.state.line) == 1, timeout=120)
+    assert heavy.holds_engines() and not light.holds_engines()
+    assert light.opponent is not None
+    agent = light.opponent._agent
+    clock.now += reaper.ENGINE_IDLE_SECONDS + 1
+    until(lambda: (manager.reap(), not heavy.holds_engines())[1])
+    assert light.opponent._agent is agent  # its random sequence goes on
+    board = heavy.state.board()
+    manager.play(heavy.state.id, board.geometry.square_name(next(iter(board.legal_moves))))
+    until(lambda: len(heavy.state.line) == 3, timeout=120)  # built again for the next move

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from bitflip.agents import Agent, AgentSpecError, make_agent, parse_spec
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
-from bitflip.engine import Engine, SearchEngine, load_engine_evaluation
+from bitflip.engine import Engine, EngineAgent, SearchEngine, load_engine_evaluation
 from bitflip.search.book import Book
 from bitflip.search.levels import DEFAULT_LEVEL, LEVELS
 from bitflip.search.limits import Clocks, Limit, MoveScore, SearchInfo
@@ -111,8 +111,9 @@ class Opponent:
     ``book`` is the opening book an engine opponent plays from on 8x8 (None: none), choosing
     among moves within :data:`BOOK_RANDOMNESS` of the best. The person who starts the server
     picks it; a request cannot name a file. An engine opponent builds its engine on first use;
-    :meth:`release` frees the engine or agent (an idle game holds no tables), and the next move
-    builds it again.
+    :meth:`release` frees the engine, or an agent that searches with one (``alphabeta``), so an
+    idle game holds no tables; the next move builds it again. Other agents are light and keep
+    their state (a seeded agent's random sequence goes on).
     """
 
     def __init__(
@@ -158,7 +159,7 @@ class Opponent:
 
     @property
     def holds_engine(self) -> bool:
-        return self._engine is not None or self._agent is not None
+        return self._engine is not None or isinstance(self._agent, EngineAgent)
 
     def _get(self) -> WebEngine:
         assert self._engine_options is not None
@@ -213,7 +214,8 @@ class Opponent:
         The caller makes sure no ``choose`` runs."""
         with self._lock:
             engine, self._engine = self._engine, None
-            self._agent = None
+            if isinstance(self._agent, EngineAgent):
+                self._agent = None
         if engine is not None:
             engine.stop()
 
