@@ -134,3 +134,13 @@ def test_the_clock_runs_out_and_a_rename_gives_no_time_back(
     view = manager.view(s)
     assert view.over and view.result is not None
     assert view.result.text == "Black ran out of time: white wins"
+
+
+def test_a_stored_game_whose_opponent_cannot_play_its_board_gets_the_default(
+    manager: GameManager,
+) -> None:
+    from bitflip.web.games import GameState
+
+    manager.store.save(GameState.new("old6x6", size=6, human="black", opponent="policy"))
+    s = manager.get("old6x6")  # stored before sizes were checked: it would never move
+    assert s.state.opponent == manager.default_opponent and "cannot play" in s.error
