@@ -3,9 +3,10 @@
 ``create_app(db_path)`` builds an app over one SQLite file; ``bitflip play`` serves it with
 uvicorn. Every error a client can cause is a 4xx with a one-line ``detail``: 400 for a bad
 move or request, 404 for an unknown game, 409 for a request that does not fit the game now
-(wrong turn, game over, stale ply), 403 for an opponent the server does not allow or a request
-from another origin, 413 for a body over the limit, 422 for a body of the wrong shape. Details
-are one short line that never echoes a long input back. :mod:`bitflip.web.guard` checks every
+(wrong turn, game over, stale ply), 401 for a request without the server's access token (when
+it has one), 403 for an opponent the server does not allow or a request from another origin,
+413 for a body over the limit, 422 for a body of the wrong shape. Details are one short line
+that never echoes a long input back. :mod:`bitflip.web.guard` checks every
 request first; :mod:`bitflip.web.policy` decides which opponents requests may name.
 """
 
