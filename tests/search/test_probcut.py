@@ -15,6 +15,8 @@ from bitflip.search.plan import SearchPlan
 from bitflip.search.probcut import (
     MAX_MPC_DEPTH,
     MIN_MPC_DEPTH,
+    SIGMA,
+    TABLE_COLUMNS,
     ProbCutFit,
     load_table,
     shallow_depth,
@@ -34,10 +36,11 @@ def test_table_holds_the_fits_and_extrapolates_deeper_with_growing_sigma() -> No
         ProbCutFit(d, shallow_depth(d), 1.0 + d / 100, 2.0, 100.0 + 10 * d, 50) for d in (3, 4, 5)
     ]
     table = table_from_fits(fits)
-    assert table.shape == (MAX_MPC_DEPTH + 1, 4)
+    assert table.shape == (MAX_MPC_DEPTH + 1, TABLE_COLUMNS)
     assert (table[:MIN_MPC_DEPTH] == 0).all()  # too shallow to cut: shallow depth 0 = off
-    assert tuple(table[4]) == (shallow_depth(4), 1.04, 2.0, 140.0)
-    deeper = table[6:, 3]
+    assert tuple(table[4, :SIGMA]) == (shallow_depth(4), 1.04, 2.0)
+    assert (table[4, SIGMA:] == 140.0).all()  # no slope: the same sigma at every count
+    deeper = table[6:, SIGMA + 40]
     assert deeper[0] == pytest.approx(160.0) and (np.diff(deeper) == pytest.approx(10.0))
     assert (table[6:, 1] == 1.05).all() and (
         table[6:, 0] == [shallow_depth(d) for d in range(6, 25)]
@@ -45,17 +48,24 @@ def test_table_holds_the_fits_and_extrapolates_deeper_with_growing_sigma() -> No
     assert not table_from_fits([]).any()
 
 
+def test_sigma_by_empties_follows_the_slope_with_a_floor() -> None:
+    fit = ProbCutFit(6, 2, 1.0, 0.0, 200.0, 50, sigma_slope=-10.0, empties_ref=40.0)
+    row = table_from_fits([fit])[6]
+    assert row[SIGMA + 40] == 200.0 and row[SIGMA + 30] == 300.0 and row[SIGMA + 50] == 100.0
+    assert row[SIGMA + 64] == 50.0  # never below a quarter of sigma
+
+
 def test_sigma_never_shrinks_beyond_the_fits() -> None:
     fits = [ProbCutFit(d, shallow_depth(d), 1.0, 0.0, 300.0 - 20 * d, 50) for d in (3, 4, 5)]
     table = table_from_fits(fits)
-    assert (table[6:, 3] == table[5, 3]).all()
+    assert (table[6:, SIGMA:] == table[5, SIGMA:]).all()
 
 
 def test_the_shipped_fit_loads_and_unknown_evaluations_have_none() -> None:
     table = load_table("patterns")
-    assert table is not None and table.shape == (MAX_MPC_DEPTH + 1, 4)
+    assert table is not None and table.shape == (MAX_MPC_DEPTH + 1, TABLE_COLUMNS)
     fitted = table[MIN_MPC_DEPTH:]
-    assert (fitted[:, 0] >= 1).all() and (fitted[:, 3] > 0).all()
+    assert (fitted[:, 0] >= 1).all() and (fitted[:, SIGMA:] > 0).all()
     assert 0.5 < fitted[:, 1].mean() < 1.5  # deep and shallow values on the same scale
     assert load_table("no-such-evaluation") is None
 

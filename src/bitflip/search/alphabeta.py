@@ -42,6 +42,7 @@ from bitflip.search.control import (
 )
 from bitflip.search.endgame import solve_kernel
 from bitflip.search.ordering import CORNERS, pick_next
+from bitflip.search.probcut import SIGMA
 from bitflip.search.state import KERNEL_STATE, KernelState, busy_table, claim, is_claimed, release
 from bitflip.search.tt import (
     EXACT,
@@ -145,7 +146,7 @@ def pvs_kernel(
         sd = int(mpc[depth, 0])
         a_ = mpc[depth, 1]
         b_ = mpc[depth, 2]
-        margin = t * mpc[depth, 3] / 100.0
+        margin = t * mpc[depth, SIGMA + n] / 100.0
         hi = int(np.ceil((beta + margin - b_) / a_))
         v = pvs_kernel(p, o, mask, sd, hi - 1, hi, ply, s)
         if ctl[STOP] != 0:

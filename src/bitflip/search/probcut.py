@@ -13,7 +13,7 @@ those files.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from importlib import resources
 from pathlib import Path
 
@@ -21,6 +21,10 @@ import numpy as np
 
 MAX_MPC_DEPTH = 24
 MIN_MPC_DEPTH = 3
+SIGMA = 3
+"""The table's column of sigma at 0 empties: column ``SIGMA + e`` holds sigma at ``e`` empties
+(a prediction's error grows as the game goes on and fewer squares are left)."""
+TABLE_COLUMNS = SIGMA + 65
 
 
 def shallow_depth(depth: int) -> int:
@@ -30,17 +34,30 @@ def shallow_depth(depth: int) -> int:
 
 @dataclass(frozen=True)
 class ProbCutFit:
+    """``v_depth = a * v_shallow + b``, residual deviation ``sigma`` (eval units), or, with
+    ``sigma_slope``, ``sigma + sigma_slope * (empties - empties_ref)`` (never below a quarter
+    of ``sigma``)."""
+
     depth: int
     shallow: int
     a: float
     b: float
     sigma: float
     samples: int
+    sigma_slope: float = 0.0
+    empties_ref: float = 40.0
+
+    def sigma_at(self, empties: np.ndarray) -> np.ndarray:
+        """Sigma at each count of empties."""
+        s = self.sigma + self.sigma_slope * (empties - self.empties_ref)
+        return np.maximum(s, self.sigma / 4)
 
 
 def table_from_fits(fits: list[ProbCutFit]) -> np.ndarray:
-    """The (depth, 4) float64 table the kernel reads: shallow depth, a, b, sigma per depth."""
-    table = np.zeros((MAX_MPC_DEPTH + 1, 4), dtype=np.float64)
+    """The float64 table the kernel reads, a row per depth: shallow depth, a, b, then sigma at
+    0..64 empties (columns ``SIGMA`` on)."""
+    table = np.zeros((MAX_MPC_DEPTH + 1, TABLE_COLUMNS), dtype=np.float64)
+    empties = np.arange(65, dtype=np.float64)
     if not fits:
         return table
     by_depth = {f.depth: f for f in fits}
@@ -52,11 +69,13 @@ def table_from_fits(fits: list[ProbCutFit]) -> np.ndarray:
     for d in range(MIN_MPC_DEPTH, MAX_MPC_DEPTH + 1):
         if d in by_depth:
             f = by_depth[d]
-            table[d] = (shallow_depth(d), f.a, f.b, f.sigma)
+            table[d, :SIGMA] = (shallow_depth(d), f.a, f.b)
+            table[d, SIGMA:] = f.sigma_at(empties)
         elif d > deepest:
             f = by_depth[deepest]
-            sigma = f.sigma + max(slope, 0.0) * (d - deepest)
-            table[d] = (shallow_depth(d), f.a, f.b, sigma)
+            grown = f.sigma + max(slope, 0.0) * (d - deepest)
+            table[d, :SIGMA] = (shallow_depth(d), f.a, f.b)
+            table[d, SIGMA:] = replace(f, sigma=grown).sigma_at(empties)
     return table
 
 
