@@ -16,13 +16,25 @@ from bitflip.search.probcut import ProbCutFit, shallow_depth, table_from_fits
 def test_fit_recovers_slope_intercept_and_noise() -> None:
     rng = np.random.default_rng(0)
     x = rng.normal(0, 300, 2000)
+    e = rng.integers(20, 51, 2000)
     y = 1.1 * x + 25 + rng.normal(0, 40, 2000)
-    pairs = {6: [(float(s), float(v)) for s, v in zip(x, y, strict=True)]}
+    pairs = {6: [(float(s), float(v), int(n)) for s, v, n in zip(x, y, e, strict=True)]}
     pairs[7] = pairs[6][:5]  # too few samples: no fit
     (f,) = fit(pairs)
     assert f.depth == 6 and f.shallow == shallow_depth(6) and f.samples == 2000
     assert f.a == pytest.approx(1.1, abs=0.02) and f.b == pytest.approx(25, abs=3)
-    assert f.sigma == pytest.approx(40, rel=0.05)
+    assert f.sigma == pytest.approx(40, rel=0.05) and abs(f.sigma_slope) < 0.3
+
+
+def test_fit_finds_a_noise_that_grows_as_the_empties_fall() -> None:
+    rng = np.random.default_rng(1)
+    x = rng.normal(0, 300, 4000)
+    e = rng.integers(20, 51, 4000)
+    noise = 200 - 4 * (e - 40)  # 160 at 50 empties, 280 at 20
+    y = x + rng.normal(0, 1, 4000) * noise
+    (f,) = fit({8: [(float(s), float(v), int(n)) for s, v, n in zip(x, y, e, strict=True)]})
+    assert f.sigma == pytest.approx(200, rel=0.06) and f.sigma_slope == pytest.approx(-4, abs=0.6)
+    assert f.empties_ref == 40
 
 
 def test_sampled_positions_are_playable_middle_games() -> None:

@@ -32,19 +32,29 @@ from bitflip.search.endgame import shallow_search
 from bitflip.search.plan import SearchPlan
 from bitflip.search.probcut import MIN_MPC_DEPTH, ProbCutFit, params_path, shallow_depth
 
+EMPTIES_REF = 40.0
+"""The count of empties at which a fit states its sigma (``ProbCutFit.empties_ref``)."""
 
-def fit(pairs: dict[int, list[tuple[float, float]]]) -> list[ProbCutFit]:
-    """Least-squares fits of deep on shallow values, one per depth."""
+
+def fit(pairs: dict[int, list[tuple[float, float, int]]]) -> list[ProbCutFit]:
+    """Least-squares fits of deep on shallow values, one per depth, from ``(shallow, deep,
+    empties)`` samples; sigma as a linear function of the empties (fewer empties, a larger
+    error, as NTest, Edax and Egaroucid model it), from the absolute residuals (times
+    sqrt(pi/2), the mean absolute value of a normal error in sigmas)."""
     out = []
-    for d, xy in sorted(pairs.items()):
-        if len(xy) < 10:
+    for d, xye in sorted(pairs.items()):
+        if len(xye) < 10:
             continue
-        x = np.array([s for s, _ in xy], dtype=np.float64)
-        y = np.array([v for _, v in xy], dtype=np.float64)
+        x, y, e = (np.array(col, dtype=np.float64) for col in zip(*xye, strict=True))
         a, b = np.polyfit(x, y, 1)
-        resid = y - (a * x + b)
-        sigma = float(np.sqrt(np.mean(resid**2)))
-        out.append(ProbCutFit(d, shallow_depth(d), float(a), float(b), sigma, len(xy)))
+        resid = np.abs(y - (a * x + b)) * np.sqrt(np.pi / 2)
+        slope, at_zero = np.polyfit(e, resid, 1) if np.ptp(e) > 0 else (0.0, resid.mean())
+        sigma = float(at_zero + slope * EMPTIES_REF)
+        out.append(
+            ProbCutFit(
+                d, shallow_depth(d), float(a), float(b), sigma, len(xye), float(slope), EMPTIES_REF
+            )
+        )
     return out
 
 
@@ -81,15 +91,17 @@ def calibrate(
     searcher = Searcher(ev, tt_mb=16)
     ctx = searcher.ctx
     mask = int(FULL)
-    pairs: dict[int, list[tuple[float, float]]] = {}
+    pairs: dict[int, list[tuple[float, float, int]]] = {}
     t0 = time.time()
     for p, o in track(sample_positions(positions, seed, data), "positions"):
         values: dict[int, int] = {}
+        empties = 64 - (p | o).bit_count()
         searcher.clear()
-        for d in range(1, max_depth + 1):
+        for d in range(1, min(max_depth, empties - 1) + 1):
             values[d] = ctx.midgame(p, o, mask, d, -INF, INF)
-        for d in range(MIN_MPC_DEPTH, max_depth + 1):
-            pairs.setdefault(d, []).append((values[shallow_depth(d)], values[d]))
+        # A search that reaches the end is an exact solve, which ProbCut never predicts.
+        for d in range(MIN_MPC_DEPTH, min(max_depth, empties - 1) + 1):
+            pairs.setdefault(d, []).append((values[shallow_depth(d)], values[d], empties))
     fits = fit(pairs)
     return {
         "eval": ev.name,

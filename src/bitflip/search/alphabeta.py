@@ -36,6 +36,9 @@ from bitflip.search.control import (
     GENERATION,
     INF,
     MAX_NODES,
+    MPC_FLAT,
+    MPC_MODE,
+    MPC_PRETEST,
     MPC_T,
     NODES,
     STOP,
@@ -147,18 +150,30 @@ def pvs_kernel(
         a_ = mpc[depth, 1]
         b_ = mpc[depth, 2]
         margin = t * mpc[depth, SIGMA + n] / 100.0
-        hi = int(np.ceil((beta + margin - b_) / a_))
-        v = pvs_kernel(p, o, mask, sd, hi - 1, hi, ply, s)
+        mode = ctl[MPC_MODE]
+        check_high = check_low = True
+        if mode & MPC_PRETEST:
+            static = evaluate_indexed(p, o, mask, kind, s.weights, rows, ply, moves)
+            check_high = static >= beta
+            check_low = static <= alpha
+        if mode & MPC_FLAT:
+            ctl[MPC_T] = 0
+        cut = 0
+        if check_high:
+            hi = int(np.ceil((beta + margin - b_) / a_))
+            v = pvs_kernel(p, o, mask, sd, hi - 1, hi, ply, s)
+            if ctl[STOP] == 0 and v >= hi:
+                cut = 1
+        if cut == 0 and check_low and ctl[STOP] == 0:
+            lo = int(np.floor((alpha - margin - b_) / a_))
+            v = pvs_kernel(p, o, mask, sd, lo, lo + 1, ply, s)
+            if ctl[STOP] == 0 and v <= lo:
+                cut = -1
+        ctl[MPC_T] = t
         if ctl[STOP] != 0:
             return 0
-        if v >= hi:
-            return beta
-        lo = int(np.floor((alpha - margin - b_) / a_))
-        v = pvs_kernel(p, o, mask, sd, lo, lo + 1, ply, s)
-        if ctl[STOP] != 0:
-            return 0
-        if v <= lo:
-            return alpha
+        if cut != 0:
+            return beta if cut > 0 else alpha
 
     best = -INF
     best_move: int = NO_MOVE

@@ -28,7 +28,17 @@ index into :data:`bitflip.search.endgame.EG_PC_T`)."""
 EG_TT_EMPTIES = 7
 """From this many empties the endgame solver uses its transposition table (set per solve by
 :func:`bitflip.search.endgame.table_empties`)."""
-CTL_SIZE = 8
+MPC_MODE = 8
+"""How Multi-ProbCut checks a node: a sum of :data:`MPC_FLAT` and :data:`MPC_PRETEST` (0: the
+check search is selective too, and both sides are checked)."""
+CTL_SIZE = 9
+
+MPC_FLAT = 1
+"""The check search runs without ProbCut inside it (as NTest and Egaroucid do): a cut rests on a
+full-width shallow value, not on a guess of a guess."""
+MPC_PRETEST = 2
+"""Check only the side the node's static evaluation leans to (as Edax and Egaroucid do): the
+high cut when it is at least beta, the low cut when it is at most alpha."""
 
 EXACT_RANK = 3
 """The endgame rank of a proof: no ProbCut cut."""
@@ -57,6 +67,7 @@ def start_search(
     max_nodes: int | None = None,
     generation: int = 1,
     mpc_t: int = 0,
+    mpc_mode: int = 0,
     contempt: int = 0,
 ) -> None:
     """Ready ``ctl`` for a new search: counters and the stop flag cleared, settings written,
@@ -66,6 +77,7 @@ def start_search(
     ctl[STOP] = 0
     ctl[GENERATION] = generation
     ctl[MPC_T] = mpc_t
+    ctl[MPC_MODE] = mpc_mode
     ctl[CONTEMPT] = contempt
     ctl[EG_RANK] = EXACT_RANK
     ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES

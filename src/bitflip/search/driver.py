@@ -185,6 +185,7 @@ class Searcher:
             max_nodes=plan.nodes,
             generation=ctx.tt.generation,
             mpc_t=plan.probcut_t if ctx.mpc.shape[0] > 1 else 0,
+            mpc_mode=plan.probcut_mode,
             contempt=plan.contempt,
         )
         for h in self.helpers:

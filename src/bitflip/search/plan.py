@@ -47,6 +47,8 @@ class SearchPlan:
     answer, a loss falls back to the midgame search, whose move is the hardest to punish."""
     probcut_t: int = 0
     """Multi-ProbCut threshold t in hundredths of a standard deviation (0: no ProbCut)."""
+    probcut_mode: int = 0
+    """How ProbCut checks a node (:data:`bitflip.search.control.MPC_MODE`)."""
     nodes: int | None = None
     hard_time: float | None = None
     """Seconds after which the search is stopped, whatever it is doing."""
