@@ -10,6 +10,7 @@ import pytest
 
 from bitflip.core.board import Board
 from bitflip.engine import load_engine_evaluation
+from bitflip.search.control import MPC_FLAT, MPC_MODE, MPC_PRETEST, MPC_T
 from bitflip.search.driver import Searcher
 from bitflip.search.plan import SearchPlan
 from bitflip.search.probcut import (
@@ -93,6 +94,28 @@ def test_probcut_searches_fewer_nodes_and_stays_close() -> None:
         cut += results[1].nodes
         assert abs(results[0].score - results[1].score) < 8  # discs
     assert cut < plain
+
+
+def test_each_way_of_checking_a_node_searches_its_own_tree_and_restores_the_setting() -> None:
+    ev = load_engine_evaluation("default")
+    table = load_table(ev.name)
+    if table is None:
+        pytest.skip("no ProbCut fit for the installed default evaluation")
+    b = Board()
+    for m in ("f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e6", "c6", "b4"):
+        b.push(m)
+    p, o = b.side_bitboards()
+    nodes = {}
+    for mode in (0, MPC_FLAT, MPC_PRETEST, MPC_FLAT | MPC_PRETEST):
+        searcher = Searcher(ev, tt_mb=16, mpc=table)
+        plan = SearchPlan(max_depth=10, probcut_t=164, probcut_mode=mode)
+        r, _ = searcher.search(p, o, b.geometry.mask, plan)
+        assert r.move in b.legal_moves and r.depth == 10
+        assert searcher.ctx.ctl[MPC_T] == 164 and searcher.ctx.ctl[MPC_MODE] == mode
+        nodes[mode] = r.nodes
+    # Full-width checks cost nodes; checking one side saves them.
+    assert nodes[MPC_FLAT] > nodes[0] > nodes[MPC_PRETEST]
+    assert len(set(nodes.values())) == 4
 
 
 def test_search_imports_neither_nn_nor_learn() -> None:
