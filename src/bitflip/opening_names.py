@@ -26,7 +26,7 @@ DATA = "openings.txt"
 
 
 @dataclass(frozen=True)
-class Opening:
+class NamedOpening:
     """A named opening: its name and its line from the standard 8x8 start."""
 
     name: str
@@ -53,7 +53,7 @@ def _key(board: Board) -> tuple[int, int, int]:
     return best[0], best[1], int(board.turn)
 
 
-def read_openings(text: str) -> list[Opening]:
+def read_openings(text: str) -> list[NamedOpening]:
     """Openings from lines ``transcript name`` (``#`` starts a comment)."""
     out = []
     for number, raw in enumerate(text.splitlines(), 1):
@@ -63,12 +63,12 @@ def read_openings(text: str) -> list[Opening]:
         moves, _, name = line.partition(" ")
         if not name.strip():
             raise ValueError(f"line {number} of the openings: no name after {moves!r}")
-        out.append(Opening(name.strip(), tuple(parse_transcript(moves))))
+        out.append(NamedOpening(name.strip(), tuple(parse_transcript(moves))))
     return out
 
 
 @cache
-def openings() -> tuple[Opening, ...]:
+def openings() -> tuple[NamedOpening, ...]:
     """The named openings shipped with bitflip."""
     return tuple(read_openings(files("bitflip").joinpath("data", DATA).read_text("utf-8")))
 

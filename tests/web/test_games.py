@@ -6,7 +6,8 @@ import pytest
 
 from bitflip.core.board import Board, IllegalMoveError
 from bitflip.core.geometry import PASS
-from bitflip.web.games import BLACK, GameError, GameState, transcript
+from bitflip.formats.transcript import format_transcript as transcript
+from bitflip.web.games import BLACK, GameError, GameState
 
 
 def names(state: GameState) -> str:

@@ -61,13 +61,13 @@ def parse_transcript(text: str, size: int = 8, start: str | None = None) -> list
     return rep.game_moves(0)
 
 
-def format_transcript(moves: Iterable[Move], passes: bool = False) -> str:
-    """Lower-case square names run together.
+def format_transcript(moves: Iterable[Move], passes: bool = False, size: int = 8) -> str:
+    """Lower-case square names run together (of a ``size`` x ``size`` board).
 
     Passes are written as ``pa`` when ``passes``; otherwise they are left out, except a pass
     that ends the list (a game cut right after a pass), which no reader could infer.
     """
-    g = geometry(8)
+    g = geometry(size)
     ms = list(moves)
     last = len(ms) - 1
     return "".join(g.square_name(m) for i, m in enumerate(ms) if passes or m != PASS or i == last)

@@ -45,7 +45,7 @@ class SelfPlayConfig:
 
 
 @dataclass(frozen=True)
-class TrainConfig:
+class NetTrainConfig:
     """How a candidate net is trained from recent shards."""
 
     window: int = 4
@@ -105,7 +105,7 @@ class RunConfig:
     net: AZNetConfig = field(default_factory=AZNetConfig)
     mcts: MCTSConfig = field(default_factory=MCTSConfig)
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
-    train: TrainConfig = field(default_factory=TrainConfig)
+    train: NetTrainConfig = field(default_factory=NetTrainConfig)
     gate: GateConfig = field(default_factory=GateConfig)
 
     def __post_init__(self) -> None:
@@ -134,7 +134,7 @@ _SECTIONS: dict[str, type] = {
     "net": AZNetConfig,
     "mcts": MCTSConfig,
     "selfplay": SelfPlayConfig,
-    "train": TrainConfig,
+    "train": NetTrainConfig,
     "gate": GateConfig,
 }
 

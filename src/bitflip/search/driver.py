@@ -350,8 +350,8 @@ class Searcher:
         ctx = self.ctx
         mask, plan = req.mask, req.plan
 
-        def search(a: int, b: int, c: int, d: int) -> int:
-            return ctx.midgame(a, b, mask, depth - 1, c, d, ply=1)  # a root move's child
+        def search(p: int, o: int, alpha: int, beta: int) -> int:
+            return ctx.midgame(p, o, mask, depth - 1, alpha, beta, ply=1)  # a root move's child
 
         if plan.multipv or last is None or depth <= 2:
             alpha, beta = -INF, INF
@@ -418,8 +418,8 @@ class Searcher:
         ctx = self.ctx
         mask, plan = req.mask, req.plan
 
-        def search(a: int, b: int, c: int, d: int) -> int:
-            return ctx.endgame(a, b, mask, c, d)
+        def search(p: int, o: int, alpha: int, beta: int) -> int:
+            return ctx.endgame(p, o, mask, alpha, beta)
 
         alpha, beta = (-1, 1) if plan.wld else (-DISC_BOUND, DISC_BOUND)
         if guess is not None and not plan.wld:  # a proof's window is always (-1, 1)

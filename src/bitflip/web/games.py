@@ -15,7 +15,6 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bitflip.core.board import BLACK, WHITE, Board, Color, IllegalMoveError, Move
-from bitflip.core.geometry import PASS
 from bitflip.web.tree import ROOT, MoveTree
 
 HUMAN_SIDES = ("black", "white", "both", "none")
@@ -394,14 +393,6 @@ def color_name(color: Color) -> str:
     return "black" if color == BLACK else "white"
 
 
-def transcript(moves: list[Move], size: int = 8) -> str:
-    """Moves as a transcript ('f5d6c3...'), passes left out as transcripts do."""
-    from bitflip.core.geometry import geometry
-
-    g = geometry(size)
-    return "".join(g.square_name(m) for m in moves if m != PASS)
-
-
 __all__ = [
     "BLACK",
     "HUMAN_SIDES",
@@ -413,5 +404,4 @@ __all__ = [
     "GameState",
     "PlyAnalysis",
     "color_name",
-    "transcript",
 ]

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from bitflip.core.board import BLACK, WHITE, Board
 from bitflip.core.geometry import PASS
+from bitflip.formats.transcript import format_transcript
 from bitflip.opening_names import opening_of
 from bitflip.web import api
 from bitflip.web.engine_bridge import disc_score
-from bitflip.web.games import GameState, color_name, transcript
+from bitflip.web.games import GameState, color_name
 from bitflip.web.live_game import LiveGame
 
 
@@ -177,7 +178,7 @@ def build_view(s: LiveGame, now: float) -> api.GameView:
         can_redo=st.can_redo(),
         notice=_notice(st, board),
         error=s.error,
-        transcript=transcript(st.line, st.size),
+        transcript=format_transcript(st.line, size=st.size),
         opening=None if opening is None else api.OpeningOut(name=opening.name, ply=opening.ply),
         clock=_clock(s, board, now),
         evals=_evals(st),
