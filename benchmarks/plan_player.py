@@ -1,0 +1,55 @@
+"""A bitflip player with search settings no level has, for ``../shared/tools/nboard_match.py``.
+
+The referee loads it in its own process (so run the referee with the project's venv Python and
+``PYTHONPATH=src``) and calls the factory once: ``--a 'benchmarks/plan_player.py:from_env()'``.
+The settings come from ``BITFLIP_PLAN=DEPTH,EXACT,WLD,SELECTIVITY`` (ProbCut confidence in
+percent, 0 for none), e.g. ``BITFLIP_PLAN=8,13,17,0`` for depth 8 without ProbCut, exact from
+13 empties and win/loss/draw from 17. One table a game (cleared at each game's start), kept
+from move to move as the NBoard engine keeps it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from bitflip.core.bitboard import FULL
+from bitflip.engine import load_engine_evaluation
+from bitflip.search.driver import Searcher
+from bitflip.search.plan import SearchPlan, probcut_t
+from bitflip.search.probcut import load_table
+
+
+class PlanPlayer:
+    """Plays the best move of one fixed search plan."""
+
+    def __init__(self, depth: int, exact: int, wld: int, selectivity: int) -> None:
+        evaluation = load_engine_evaluation()
+        self.searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
+        self.plan = SearchPlan(
+            max_depth=depth,
+            exact_empties=exact,
+            wld_empties=max(wld, exact),
+            probcut_t=probcut_t(selectivity or None),
+        )
+
+    def new_game(self, state: Any, color: int) -> None:
+        self.searcher.clear()
+
+    def __call__(self, state: Any) -> int:
+        p, o = state.bitboards()
+        result, _ = self.searcher.search(p, o, int(FULL), self.plan)
+        return int(result.move)
+
+
+def from_env() -> PlanPlayer:
+    text = os.environ.get("BITFLIP_PLAN", "")
+    try:
+        depth, exact, wld, sel = (int(x) for x in text.split(","))
+    except ValueError:
+        raise SystemExit(
+            f"BITFLIP_PLAN must be DEPTH,EXACT,WLD,SELECTIVITY, not {text!r}"
+        ) from None
+    player = PlanPlayer(depth, exact, wld, sel)
+    player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
+    return player
