@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from bitflip.core import hashing
-from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError, Move
+from bitflip.core.board import Board, Move, MoveError
 from bitflip.core.geometry import PASS, geometry
 
 
@@ -65,9 +65,8 @@ def parse_opening(text: str, size: int = 8, *, where: str = "") -> Opening:
         try:
             m = board.parse_move(t[i : i + 2])
             board.push(m)
-        except (IllegalMoveError, InvalidMoveError) as exc:
-            msg = str(exc).split(" (position")[0]
-            raise ValueError(f"bad move {i // 2 + 1} of opening {t!r}: {msg}{at}") from None
+        except MoveError as exc:
+            raise ValueError(f"bad move {i // 2 + 1} of opening {t!r}: {exc.detail}{at}") from None
         moves.append(m)
     if board.is_game_over():
         raise ValueError(f"opening {t!r} ends the game{at}")
