@@ -5,32 +5,49 @@ The referee loads it in its own process (so run the referee with the project's v
 The settings come from ``BITFLIP_PLAN=DEPTH,EXACT,WLD,SELECTIVITY`` (ProbCut confidence in
 percent, 0 for none), e.g. ``BITFLIP_PLAN=8,13,17,0`` for depth 8 without ProbCut, exact from
 13 empties and win/loss/draw from 17. One table a game (cleared at each game's start), kept
-from move to move as the NBoard engine keeps it.
+from move to move as the NBoard engine keeps it. ``BITFLIP_MPC_MODE`` sets how ProbCut checks a
+node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC_FITS`` names a JSON list of
+ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones.
 """
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 from typing import Any
 
 from bitflip.core.bitboard import FULL
 from bitflip.engine import load_engine_evaluation
 from bitflip.search.driver import Searcher
 from bitflip.search.plan import SearchPlan, probcut_t
-from bitflip.search.probcut import load_table
+from bitflip.search.probcut import ProbCutFit, load_table, table_from_fits
 
 
 class PlanPlayer:
     """Plays the best move of one fixed search plan."""
 
-    def __init__(self, depth: int, exact: int, wld: int, selectivity: int) -> None:
+    def __init__(
+        self,
+        depth: int,
+        exact: int,
+        wld: int,
+        selectivity: int,
+        mode: int = 0,
+        fits: Path | None = None,
+    ) -> None:
         evaluation = load_engine_evaluation()
-        self.searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
+        if fits is None:
+            table = load_table(evaluation.name)
+        else:
+            table = table_from_fits([ProbCutFit(**f) for f in json.loads(fits.read_text())])
+        self.searcher = Searcher(evaluation, tt_mb=64, mpc=table)
         self.plan = SearchPlan(
             max_depth=depth,
             exact_empties=exact,
             wld_empties=max(wld, exact),
             probcut_t=probcut_t(selectivity or None),
+            probcut_mode=mode,
         )
 
     def new_game(self, state: Any, color: int) -> None:
@@ -50,6 +67,8 @@ def from_env() -> PlanPlayer:
         raise SystemExit(
             f"BITFLIP_PLAN must be DEPTH,EXACT,WLD,SELECTIVITY, not {text!r}"
         ) from None
-    player = PlanPlayer(depth, exact, wld, sel)
+    fits = os.environ.get("BITFLIP_MPC_FITS")
+    mode = int(os.environ.get("BITFLIP_MPC_MODE", "0"))
+    player = PlanPlayer(depth, exact, wld, sel, mode, Path(fits) if fits else None)
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
     return player
