@@ -83,6 +83,7 @@ def main() -> None:
     ap.add_argument("--wthor", type=Path, help="time positions of this .wtb file's games")
     ap.add_argument("--positions", type=int, default=60, help="how many, with --wthor")
     ap.add_argument("--seed", type=int, default=5, help="which, with --wthor")
+    ap.add_argument("--threads", type=int, default=1, help="search threads (wall time then counts)")
     args = ap.parse_args()
     if args.positions < 1:
         ap.error(f"--positions must be at least 1, not {args.positions}")
@@ -96,8 +97,10 @@ def main() -> None:
     runs = [(f"{level}", level_spec(level)) for level in args.levels]
     runs += [(f"{s.depth}, {s.endgame_depth}, {s.selectivity or '--'}", s) for s in args.spec]
     evaluation = load_engine_evaluation()
-    searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
-    print(f"{len(positions)} positions")
+    searcher = Searcher(
+        evaluation, tt_mb=64, mpc=load_table(evaluation.name), threads=args.threads
+    )
+    print(f"{len(positions)} positions, {args.threads} thread(s)")
     print("| level (depth, exact, ProbCut %) | mean CPU s | max CPU s | mean wall s | max wall s |")
     print("|---|---|---|---|---|")
     for name, spec in runs:

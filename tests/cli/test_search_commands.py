@@ -112,12 +112,14 @@ def test_a_binary_obf_file_is_named_in_the_error(
     assert len(err.splitlines()) == 1 and f"{bad}:1: OBF" in err
 
 
-def test_solve_and_hint_use_every_core_engines_one_thread() -> None:
-    # A person's own question gets the machine (two threads beat one even beside a busy core);
-    # an engine that plays others keeps to one thread unless told.
+def test_every_searching_command_uses_every_core_unless_told() -> None:
+    # Issue 32: what users get by default uses the machine (a level answers sooner at the same
+    # depth); one thread when asked (reproducible nodes, a match on one machine).
     parser = build_parser()
     cores = os.cpu_count() or 1
     assert parser.parse_args(["solve", "x.obf"]).threads == cores
     assert parser.parse_args(["hint", "f5"]).threads == cores
+    assert parser.parse_args(["nboard"]).threads == cores
+    assert parser.parse_args(["play"]).threads == cores
     assert parser.parse_args(["solve", "x.obf", "--threads", "1"]).threads == 1
-    assert parser.parse_args(["nboard"]).threads == 1
+    assert parser.parse_args(["nboard", "--threads", "1"]).threads == 1

@@ -147,22 +147,20 @@ def add_subcommand(
     return sub.add_parser(command.split()[-1], help=summary, description=details)
 
 
-def add_threads_option(p: argparse.ArgumentParser, *, every_core: bool = False) -> None:
-    """``--threads N`` of the searching commands: every core by default for a person's own
-    question (solve, hint), one thread for an engine that plays others (nboard).
+def add_threads_option(p: argparse.ArgumentParser) -> None:
+    """``--threads N`` of the searching commands (solve, hint, nboard, play): every core by
+    default, since a level's search gives the same depth sooner with more threads.
 
-    Two threads beat one even with the other core busy (FFO #40-#49: 0.57x the time of one
-    thread on a quiet 2-core machine, 0.77x beside a one-thread solve; RESULTS-search.md).
+    Two threads on a quiet 2-core machine: level 14 0.74x and level 16 0.71x the wall time of
+    one on 60 WTHOR midgame positions, FFO #40-#49 0.57x (0.77x beside a one-thread solve;
+    RESULTS-search.md). One thread keeps node counts reproducible and leaves the other core to
+    an opponent engine on the same machine (matches between engines compare one thread a side).
     """
-    if every_core:
-        default = os.cpu_count() or 1
-        why = f"default: every core, {default} here; node counts then vary from run to run"
-    else:
-        default = 1
-        why = (
-            "default 1: reproducible node counts, and engines that share a machine do not "
-            "fight over its cores"
-        )
+    default = os.cpu_count() or 1
+    why = (
+        f"default: every core, {default} here; 1 for reproducible node counts, or for a match "
+        "against an engine on the same machine"
+    )
     p.add_argument(
         "--threads",
         type=THREADS,

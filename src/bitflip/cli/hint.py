@@ -47,7 +47,7 @@ def register(sub: Subparsers) -> None:
     p.add_argument("position", help="OBF board string or transcript")
     p.add_argument("-n", type=MOVES, default=5, help="how many moves (default 5)")
     add_search_options(p)
-    add_threads_option(p, every_core=True)
+    add_threads_option(p)
     p.set_defaults(func=run)
 
 

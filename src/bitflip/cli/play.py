@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import threading
@@ -10,7 +11,7 @@ from pathlib import Path
 from typing import TextIO
 
 from bitflip.cli._numbers import PORT, SEED
-from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
 
 DEFAULT_PORT = 8765
 
@@ -47,6 +48,7 @@ def register(sub: Subparsers) -> None:
     )
     p.add_argument("--color", choices=("black", "white"), default="black", help="your colour")
     p.add_argument("--size", type=int, choices=(4, 6, 8), default=8, help="board size")
+    add_threads_option(p)
     p.add_argument("--seed", type=SEED, default=None, help="seed of the opponent's randomness")
     p.add_argument(
         "--host",
@@ -107,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
         book=args.book,
         token=access_token(args.host, args.token, args.no_token),
         allow_hosts=args.allow_host,
+        threads=args.threads,
     )
 
 
@@ -167,11 +170,13 @@ def serve(
     book: str | None = "default",
     token: str | None = None,
     allow_hosts: list[str] | None = None,
+    threads: int = 1,
 ) -> int:
     """Serve the web app until interrupted; opens the browser once the server listens.
 
     ``token``: the access token every request needs (see :func:`access_token`);
-    ``allow_hosts``: further names requests may reach the server by."""
+    ``allow_hosts``: further names requests may reach the server by; ``threads``: search
+    threads of each engine (opponents, hints, analysis)."""
     try:
         import uvicorn
 
@@ -181,7 +186,7 @@ def serve(
             f"the web app needs the web extra ({exc.name} is missing): "
             "pip install 'bitflip[web]', or play in the terminal with --terminal"
         ) from None
-    from bitflip.web.engine_bridge import Opponent
+    from bitflip.web.engine_bridge import Opponent, new_engine
     from bitflip.web.policy import canonical
 
     allowed = list(allow_opponents or [])
@@ -196,6 +201,7 @@ def serve(
         token=token,
         allow_hosts=allow_hosts or (),
         book=book,
+        make_engine=functools.partial(new_engine, threads=threads),
     )
     # Open pages hold long polls; do not wait for them to end on Ctrl+C.
     config = uvicorn.Config(

@@ -36,7 +36,7 @@ def register(sub: Subparsers) -> None:
         help="skip the first N positions (with --first: a range)",
     )
     p.add_argument("--tt-mb", type=TT_MB, default=256, help="transposition table size (MB)")
-    add_threads_option(p, every_core=True)
+    add_threads_option(p)
     p.set_defaults(func=run)
 
 
