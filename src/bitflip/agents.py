@@ -281,7 +281,7 @@ BUILTINS: dict[str, BuiltinAgent] = {
     "td": BuiltinAgent("bitflip.learn.td:TDAgent", "depth=N search on TD-learned weights"),
     "qlearning": BuiltinAgent("bitflip.learn.qlearning:QLearningAgent", "table=FILE: Q-table"),
     "nboard": BuiltinAgent(
-        "bitflip.protocols.client:NBoardAgent", "cmd=COMMAND: an external NBoard engine"
+        "bitflip.protocols.nboard_agent:NBoardAgent", "cmd=COMMAND: an external NBoard engine"
     ),
 }
 """Every agent bitflip itself has, by spec name: the one place that names them all.

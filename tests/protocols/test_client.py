@@ -15,10 +15,10 @@ from bitflip.protocols.client import (
     EngineProtocolError,
     EngineTerminatedError,
     EngineTimeoutError,
-    NBoardAgent,
     NBoardEngine,
     game_ggf,
 )
+from bitflip.protocols.nboard_agent import NBoardAgent
 from bitflip.search.limits import Limit
 
 HERE = Path(__file__).resolve().parent
