@@ -7,7 +7,8 @@ percent, 0 for none), e.g. ``BITFLIP_PLAN=8,13,17,0`` for depth 8 without ProbCu
 13 empties and win/loss/draw from 17. One table a game (cleared at each game's start), kept
 from move to move as the NBoard engine keeps it. ``BITFLIP_MPC_MODE`` sets how ProbCut checks a
 node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC_FITS`` names a JSON list of
-ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones.
+ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones, or a ``.npy`` ProbCut
+table (rows by depth, as :func:`bitflip.search.probcut.table_from_fits` makes them).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import json
 import os
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from bitflip.core.bitboard import FULL
 from bitflip.engine import load_engine_evaluation
@@ -39,6 +42,8 @@ class PlanPlayer:
         evaluation = load_engine_evaluation()
         if fits is None:
             table = load_table(evaluation.name)
+        elif fits.suffix == ".npy":
+            table = np.load(fits)
         else:
             table = table_from_fits([ProbCutFit(**f) for f in json.loads(fits.read_text())])
         self.searcher = Searcher(evaluation, tt_mb=64, mpc=table)
