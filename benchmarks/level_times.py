@@ -47,9 +47,9 @@ def bench_positions(ffo_dir: Path) -> list[Position]:
     return [board.side_bitboards() for board in boards]
 
 
-def wthor_positions(path: Path, n: int, seed: int) -> list[Position]:
-    """``n`` positions of random games of the file, each at a random count of 26-50 empties
-    (where its mover has a move)."""
+def wthor_positions(path: Path, n: int, seed: int, lo: int = 26, hi: int = 50) -> list[Position]:
+    """``n`` positions of distinct random games of the file, each at a random count of ``lo`` to
+    ``hi`` empties (where its mover has a move)."""
     squares = load_wtb(path).squares()
     batch, _ = positions_from_games(GameSource(np.where(squares < 0, -1, squares)))
     empties = empties_many(batch.player, batch.opponent, FULL)
@@ -57,7 +57,7 @@ def wthor_positions(path: Path, n: int, seed: int) -> list[Position]:
     rng = np.random.default_rng(seed)
     out: list[Position] = []
     for game in rng.permutation(squares.shape[0]):
-        row = row_of.get((int(game), int(rng.integers(26, 51))))
+        row = row_of.get((int(game), int(rng.integers(lo, hi + 1))))
         if row is not None:
             out.append((int(batch.player[row]), int(batch.opponent[row])))
         if len(out) == n:

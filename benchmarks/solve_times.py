@@ -23,7 +23,8 @@ import argparse
 import time
 from pathlib import Path
 
-from time_to_depth import NTest, ggf, positions
+from level_times import wthor_positions
+from time_to_depth import NTest, ggf
 
 from bitflip.core.bitboard import FULL
 from bitflip.engine import load_engine_evaluation
@@ -53,7 +54,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|")
     try:
         for e in args.empties:
-            pos = positions(args.wthor, args.positions, args.seed, e, e)
+            pos = wthor_positions(args.wthor, args.positions, args.seed, e, e)
             searcher.search(*pos[0], int(FULL), plan)  # compile
             bf: list[tuple[float, int]] = []
             nt: list[tuple[float, float]] = []

@@ -38,13 +38,10 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-import numpy as np
+from level_times import wthor_positions
 
-from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL
 from bitflip.engine import load_engine_evaluation
-from bitflip.formats.wthor import load_wtb
-from bitflip.learn.datasets import GameSource, positions_from_games
 from bitflip.search.control import MPC_FLAT, MPC_PRETEST
 from bitflip.search.driver import Searcher
 from bitflip.search.limits import SearchInfo
@@ -53,23 +50,6 @@ from bitflip.search.probcut import load_table
 
 Position = tuple[int, int]
 """The side to move's discs and the opponent's (bit 0 = a1, bit 63 = h8)."""
-
-
-def positions(path: Path, n: int, seed: int, lo: int, hi: int) -> list[Position]:
-    """``n`` positions of distinct random games, each at a random count of lo-hi empties."""
-    squares = load_wtb(path).squares()
-    batch, _ = positions_from_games(GameSource(np.where(squares < 0, -1, squares)))
-    empties = empties_many(batch.player, batch.opponent, FULL)
-    row_of = {(int(g), int(e)): i for i, (g, e) in enumerate(zip(batch.game, empties, strict=True))}
-    rng = np.random.default_rng(seed)
-    out: list[Position] = []
-    for game in rng.permutation(squares.shape[0]):
-        row = row_of.get((int(game), int(rng.integers(lo, hi + 1))))
-        if row is not None:
-            out.append((int(batch.player[row]), int(batch.opponent[row])))
-        if len(out) == n:
-            break
-    return out
 
 
 def ggf(p: int, o: int) -> str:
@@ -251,7 +231,9 @@ def main() -> None:
     args = ap.parse_args()
     if args.min_empties <= 26:
         ap.error("--min-empties must be above 26 (NTest's selective solve starts there)")
-    pos = positions(args.wthor, args.positions, args.seed, args.min_empties, args.max_empties)
+    pos = wthor_positions(
+        args.wthor, args.positions, args.seed, args.min_empties, args.max_empties
+    )
     depths = list(range(args.depths[0], args.depths[1] + 1))
     # Position by position, every engine in turn: the load of the shared machine changes
     # slowly, so each position's times are taken under about the same load.
