@@ -51,27 +51,27 @@ class KernelState(NamedTuple):
     """Positions other threads are searching (:func:`busy_table`), shared by all threads."""
 
 
-_U64_STRIDED = types.Array(types.uint64, 1, "A")
-_I64_STRIDED = types.Array(types.int64, 1, "A")
-_I64_PLY = types.Array(types.int64, 2, "C")
+_TABLE_KEYS = types.Array(types.uint64, 1, "A")
+_TABLE_DATA = types.Array(types.int64, 1, "A")
+_PER_PLY = types.Array(types.int64, 2, "C")
+_FIELD_TYPES = {
+    "kind": types.int64,
+    "weights": types.Array(types.float64, 1, "C"),
+    "ctl": types.Array(types.int64, 1, "C"),
+    "tt_keys": _TABLE_KEYS,
+    "tt_data": _TABLE_DATA,
+    "moves": _PER_PLY,
+    "scores": _PER_PLY,
+    "rows": types.Array(types.uint16, 2, "C"),
+    "mpc": types.Array(types.float64, 2, "C"),
+    "eg_keys": _TABLE_KEYS,
+    "eg_data": _TABLE_DATA,
+    "eg_moves": _PER_PLY,
+    "eg_scores": _PER_PLY,
+    "busy": types.Array(types.uint64, 1, "C"),
+}
 KERNEL_STATE = types.NamedTuple(  # type: ignore[no-untyped-call]
-    (
-        types.int64,
-        types.Array(types.float64, 1, "C"),
-        types.Array(types.int64, 1, "C"),
-        _U64_STRIDED,
-        _I64_STRIDED,
-        _I64_PLY,
-        _I64_PLY,
-        types.Array(types.uint16, 2, "C"),
-        types.Array(types.float64, 2, "C"),
-        _U64_STRIDED,
-        _I64_STRIDED,
-        _I64_PLY,
-        _I64_PLY,
-        types.Array(types.uint64, 1, "C"),
-    ),
-    KernelState,
+    tuple(_FIELD_TYPES[name] for name in KernelState._fields), KernelState
 )
 """numba's type of :class:`KernelState`. Table keys and data are strided views of one buffer
 (:meth:`bitflip.search.tt.TranspositionTable.allocate`)."""
