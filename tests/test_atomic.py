@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from tests._source import modules_containing
 
 from bitflip._atomic import atomic_path, is_temporary, temporary_name, write_text
 
@@ -43,13 +44,7 @@ def test_every_temporary_name_is_marked_and_keeps_the_suffix(name: str) -> None:
 
 
 def test_no_writer_renames_files_by_hand() -> None:
-    src = Path(__file__).resolve().parent.parent / "src" / "bitflip"
-    hand = sorted(
-        str(p.relative_to(src))
-        for p in src.rglob("*.py")
-        if p.name != "_atomic.py"
-        and any(s in p.read_text("utf-8") for s in ("os.replace(", "os.rename(", '".tmp'))
-    )
+    hand = modules_containing(("os.replace(", "os.rename(", '".tmp'), besides="_atomic.py")
     assert hand == [], hand
 
 

@@ -52,13 +52,7 @@ def test_track_counts_a_loop_and_says_nothing_when_off(capsys: pytest.CaptureFix
 
 def test_progress_is_shown_one_way() -> None:
     """Issue 33 item 7: tqdm in learn/, the CLI's progress line and ad-hoc lines were three."""
-    from pathlib import Path
+    from tests._source import modules_containing
 
-    src = Path(__file__).resolve().parent.parent / "src" / "bitflip"
-    others = sorted(
-        str(p.relative_to(src))
-        for p in src.rglob("*.py")
-        if p.name != "_progress.py"
-        and ("tqdm" in p.read_text("utf-8") or 'print(f"\\r' in p.read_text("utf-8"))
-    )
+    others = modules_containing(("tqdm", 'print(f"\\r'), besides="_progress.py")
     assert others == [], others

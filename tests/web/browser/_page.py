@@ -1,7 +1,9 @@
-"""Helpers of the browser tests: start a game through the API, read the page's view."""
+"""Helpers of the browser tests: call the JSON API, start a game, read the page's view."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
 
 
@@ -9,18 +11,22 @@ def view(page: Any) -> dict[str, Any]:
     return page.evaluate("window.bitflip.view")  # type: ignore[no-any-return]
 
 
-def start(page: Any, server: str, **settings: Any) -> dict[str, Any]:
-    """A new game through the API, opened in the page by its id."""
-    import json
-    import urllib.request
-
+def api(server: str, method: str, path: str, body: Any = None) -> Any:
+    """One request to the app's JSON API; the decoded answer (None when empty)."""
     req = urllib.request.Request(
-        server + "/api/games",
-        data=json.dumps(settings).encode(),
+        server + path,
+        method=method,
+        data=None if body is None else json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
     with urllib.request.urlopen(req) as r:
-        game = json.loads(r.read())
+        text = r.read()
+    return json.loads(text) if text else None
+
+
+def start(page: Any, server: str, **settings: Any) -> dict[str, Any]:
+    """A new game through the API, opened in the page by its id."""
+    game = api(server, "POST", "/api/games", settings)
     page.goto(f"{server}/#game={game['id']}")
     page.wait_for_function(f"window.bitflip.view && window.bitflip.view.id === '{game['id']}'")
     return game  # type: ignore[no-any-return]

@@ -3,13 +3,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ._page import start, view
+from ._page import api, start, view
 
 
 def test_a_whole_game_against_random_by_clicking(page: Any, server: str) -> None:
@@ -167,17 +166,9 @@ def test_games_dialog_opens_a_stored_game_and_tabs_keep_their_own(
 def test_names_from_a_loaded_game_file_stay_text(browser: Any, server: str) -> None:
     """A GGF whose player name is markup: the Games dialog shows it as text, no element, no
     script; the page runs under its Content-Security-Policy without a violation."""
-    import urllib.request
-
     evil = '<img src=x onerror="window.pwned=1">'
     body = {"text": f"(;GM[Othello]PB[{evil}]PW[w]B[f5];)", "human": "both"}
-    req = urllib.request.Request(
-        server + "/api/games/load",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(req) as r:
-        game = json.loads(r.read())
+    game = api(server, "POST", "/api/games/load", body)
     ctx = browser.new_context(viewport={"width": 1280, "height": 860})
     page = ctx.new_page()
     problems: list[str] = []
@@ -198,20 +189,6 @@ def test_names_from_a_loaded_game_file_stay_text(browser: Any, server: str) -> N
 
 
 # --- the study board ---------------------------------------------------------------------------
-
-
-def api(server: str, method: str, path: str, body: Any = None) -> Any:
-    import urllib.request
-
-    req = urllib.request.Request(
-        server + path,
-        method=method,
-        data=None if body is None else json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(req) as r:
-        text = r.read()
-    return json.loads(text) if text else None
 
 
 def test_level_picker_changes_the_opponent(page: Any, server: str) -> None:
