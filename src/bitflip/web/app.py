@@ -13,7 +13,7 @@ request first; :mod:`bitflip.web.policy` decides which opponents requests may na
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -112,25 +112,21 @@ def _add_error_handlers(app: FastAPI) -> None:
     def detail(status: int, message: str) -> JSONResponse:
         return JSONResponse({"detail": one_line(message)}, status_code=status)
 
-    @app.exception_handler(ForbiddenOpponent)
-    async def forbidden(_: Request, exc: ForbiddenOpponent) -> JSONResponse:
-        return detail(403, str(exc))
+    def plain(status: int) -> Callable[[Request, Exception], Awaitable[JSONResponse]]:
+        async def handle(_: Request, exc: Exception) -> JSONResponse:
+            return detail(status, str(exc))
 
-    @app.exception_handler(UnknownGame)
-    async def unknown(_: Request, exc: UnknownGame) -> JSONResponse:
-        return detail(404, str(exc))
+        return handle
 
-    @app.exception_handler(Conflict)
-    async def conflict(_: Request, exc: Conflict) -> JSONResponse:
-        return detail(409, str(exc))
-
-    @app.exception_handler(GameError)
-    async def game_error(_: Request, exc: GameError) -> JSONResponse:
-        return detail(400, str(exc))
-
-    @app.exception_handler(ValueError)
-    async def value_error(_: Request, exc: ValueError) -> JSONResponse:
-        return detail(400, str(exc))
+    # Starlette picks the handler of the nearest class in the exception's MRO.
+    for error, status in (
+        (ForbiddenOpponent, 403),
+        (UnknownGame, 404),
+        (Conflict, 409),
+        (GameError, 400),
+        (ValueError, 400),
+    ):
+        app.add_exception_handler(error, plain(status))
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
