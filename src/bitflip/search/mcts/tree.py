@@ -19,7 +19,7 @@ from numba import njit, prange
 
 from bitflip.core.arrays import legal_moves_inline as legal_moves
 from bitflip.core.arrays import play_inline as play
-from bitflip.core.bitboard import U1, lowest_square, popcount
+from bitflip.core.bitboard import U1, game_over, lowest_square, popcount
 from bitflip.core.geometry import PASS
 from bitflip.core.parallel import serial_and_parallel
 
@@ -216,7 +216,7 @@ def _select_leaves(
             if st == UNEXPANDED:
                 p = np_[g, node]
                 o = no_[g, node]
-                if legal_moves(p, o, mask) == 0 and legal_moves(o, p, mask) == 0:
+                if game_over(p, o, mask):
                     nstate[g, node] = TERMINAL
                     nvalue[g, node] = _terminal_value(p, o)
                     st = TERMINAL
