@@ -24,7 +24,9 @@ import numpy as np
 from bitflip.core import bitboard as bb
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
+from bitflip.eval.positional import TABLES, disc_square_score
 from bitflip.search.levels import DEFAULT_LEVEL
+from bitflip.search.minimax import minimax_root
 
 
 @runtime_checkable
@@ -197,8 +199,6 @@ class PositionalAgent(_OnePlyAgent):
         self.name = "positional"
 
     def score(self, board: Board, p: np.uint64, o: np.uint64, move: Move) -> float:
-        from bitflip.eval.positional import TABLES, disc_square_score
-
         np_, no = bb.play(p, o, move)
         return -float(disc_square_score(np.uint64(np_), np.uint64(no), TABLES[board.size]))
 
@@ -220,9 +220,6 @@ class MinimaxAgent(_SeededAgent):
         self.name = f"minimax:depth={depth}"
 
     def select_move(self, board: Board) -> Move:
-        from bitflip.eval.positional import TABLES
-        from bitflip.search.minimax import minimax_root
-
         p, o, mask = _sides(board)
         moves = list(board.legal_moves)
         if moves == [PASS]:

@@ -30,6 +30,7 @@ from bitflip.search.driver import Searcher
 from bitflip.search.levels import DEFAULT_LEVEL, level_spec
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
 from bitflip.search.plan import SearchPlan, ponder_plan, resolve_plan
+from bitflip.search.probcut import load_table
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -121,7 +122,6 @@ class Engine:
             self.evaluation = evaluation
         else:
             self.evaluation = load_engine_evaluation(evaluation, size)
-        from bitflip.search.probcut import load_table
 
         self._searcher = Searcher(
             self.evaluation, tt_mb=tt_mb, mpc=load_table(self.evaluation.name), threads=threads

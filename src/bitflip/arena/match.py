@@ -20,6 +20,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from bitflip import __version__
+from bitflip import agents as agent_registry
+from bitflip.agents import make_agent
 from bitflip.core.board import BLACK, WHITE, Board, Color, Move
 from bitflip.core.geometry import geometry
 
@@ -119,8 +122,6 @@ def _build(spec: str, seed: int, size: int) -> Any:
     The warm-up (a throw-away agent choosing a move from the start) loads numba caches and
     weights outside the clock, so the first timed move is not slower than the rest.
     """
-    from bitflip.agents import make_agent
-
     if (spec, size) not in _WARMED:
         warm = make_agent(spec, seed=0)
         try:
@@ -155,8 +156,6 @@ def play_game(task: GameTask, report: Report | None = None) -> GameResult:
 
 
 def _play(task: GameTask, agents: dict[Color, Any], send: Report) -> GameResult:
-    from bitflip import __version__
-
     res = GameResult(task)
     board = Board(size=task.size)
     for m in task.opening:
@@ -231,10 +230,8 @@ def registry_snapshot() -> dict[str, str]:
 
     Factories defined inside functions cannot be imported by name and are left out.
     """
-    from bitflip import agents
-
     out: dict[str, str] = {}
-    for name, factory in agents._REGISTRY.items():
+    for name, factory in agent_registry._REGISTRY.items():
         if isinstance(factory, str):
             out[name] = factory
             continue
@@ -268,10 +265,8 @@ def load_plugin(plugin: str) -> None:
 
 
 def install_registry(registry: dict[str, str], plugins: Sequence[str]) -> None:
-    from bitflip import agents
-
     for plugin in plugins:
         load_plugin(plugin)
     for name, target in registry.items():
-        if name not in agents._REGISTRY:
-            agents.register_agent(name, target)
+        if name not in agent_registry._REGISTRY:
+            agent_registry.register_agent(name, target)

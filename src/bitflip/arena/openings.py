@@ -22,6 +22,10 @@ import numpy as np
 from bitflip.core import hashing
 from bitflip.core.board import Board, Move, MoveError
 from bitflip.core.geometry import PASS, geometry
+from bitflip.datadir import find
+from bitflip.eval.positional import TABLES
+from bitflip.search.limits import Limit
+from bitflip.search.minimax import minimax_root
 
 
 @dataclass(frozen=True)
@@ -81,8 +85,6 @@ def load_openings(path: str | Path, size: int = 8) -> list[Opening]:
             (:mod:`bitflip.datadir`).
         ValueError: a line is not a legal opening (the message names file and line).
     """
-    from bitflip.datadir import find
-
     try:
         p = find(path)  # a relative name is also looked up in the data folders
         text = p.read_text(encoding="utf-8")
@@ -179,8 +181,6 @@ def balanced_openings(
 
 def minimax_scorer(depth: int = 6) -> Scorer:
     """Score with :mod:`bitflip.search.minimax` (disc-square units, about 100 = a corner)."""
-    from bitflip.eval.positional import TABLES
-    from bitflip.search.minimax import minimax_root
 
     def score(board: Board) -> float:
         moves = board.legal_mask()
@@ -208,7 +208,6 @@ def engine_scorer(depth: int = 12, size: int = 8) -> Scorer:
             "the alpha-beta engine (bitflip.engine) is not available in this install; "
             "use --balance minimax:depth=N"
         ) from None
-    from bitflip.search.limits import Limit
 
     engine = Engine(size=size)
 

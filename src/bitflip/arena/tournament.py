@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bitflip.arena.match import GameResult, GameTask, derive_seed, load_plugin
+from bitflip.agents import make_agent, parse_spec
+from bitflip.arena.match import GameResult, GameTask, close_agent, derive_seed, load_plugin
 from bitflip.arena.openings import BalanceSearch, Opening, resolve_openings
 from bitflip.arena.sprt import SequentialTest, SprtResult
 from bitflip.arena.store import Store, StoredGame
-from bitflip.arena.workers import GamePool, run_games
+from bitflip.arena.workers import GamePool, default_workers, run_games
 
 
 @dataclass(frozen=True)
@@ -56,8 +57,6 @@ class TournamentConfig:
 
 def canonical_spec(spec: str) -> str:
     """The spec written the one way the store uses (``Minimax: depth=2`` -> ``minimax:depth=2``)."""
-    from bitflip.agents import parse_spec
-
     return str(parse_spec(spec))
 
 
@@ -70,9 +69,6 @@ def validate(cfg: TournamentConfig) -> TournamentConfig:
         ValueError: bad counts or sizes, duplicate or unknown specs, bad agent parameters.
     """
     from dataclasses import replace
-
-    from bitflip.agents import make_agent
-    from bitflip.arena.match import close_agent
 
     for plugin in cfg.plugins:
         load_plugin(plugin)
@@ -210,8 +206,6 @@ def sprt_match(
     ``batch`` games (default: two per worker); the test stops at a decision or ``max_games``
     (then ``decision`` is None). With a ``store`` the games are kept, and a rerun resumes.
     """
-    from bitflip.arena.workers import default_workers
-
     cfg = validate(
         TournamentConfig(
             (candidate,),

@@ -9,6 +9,7 @@ import numpy as np
 from numba import njit
 
 from bitflip.core.bitboard import U1, legal_moves, lowest_square, play, popcount
+from bitflip.core.board import Board
 
 
 @njit(cache=True)
@@ -35,8 +36,6 @@ def perft_kernel(p: np.uint64, o: np.uint64, mask: np.uint64, depth: int) -> int
 
 def perft(board: object, depth: int) -> int:
     """Perft of a :class:`~bitflip.core.board.Board` to ``depth`` plies (convention A)."""
-    from bitflip.core.board import Board
-
     if not isinstance(board, Board):
         raise TypeError("perft takes a Board")
     if depth < 0:

@@ -10,6 +10,7 @@ import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from bitflip.formats import ggf, transcript, wthor
 from bitflip.formats.record import GameRecord
 
 GAME_FORMATS = {".txt": "transcript", ".ggf": "GGF", ".wtb": "WTHOR"}
@@ -33,16 +34,10 @@ def read_games(
     """The games of a ``.txt``, ``.ggf`` or ``.wtb`` file (WTHOR passes written out if asked)."""
     fmt = format_of(path)
     if fmt == "transcript":
-        from bitflip.formats import transcript
-
         yield from transcript.read(path, size=size)
     elif fmt == "GGF":
-        from bitflip.formats import ggf
-
         yield from ggf.read(path)
     elif fmt == "WTHOR":
-        from bitflip.formats import wthor
-
         yield from wthor.read_wtb(path, passes=passes)
     else:
         raise ValueError(f"{os.fspath(path)}: {fmt} files hold positions, not games")
@@ -58,16 +53,10 @@ def write_games(
     """Write games to a ``.txt``, ``.ggf`` or ``.wtb`` file (``.wtb`` also writes its names)."""
     fmt = format_of(path)
     if fmt == "transcript":
-        from bitflip.formats import transcript
-
         transcript.write(path, records, passes=passes)
     elif fmt == "GGF":
-        from bitflip.formats import ggf
-
         ggf.write(path, records)
     elif fmt == "WTHOR":
-        from bitflip.formats import wthor
-
         wthor.write_wtb(path, records, year=year)
     else:
         raise ValueError(f"{os.fspath(path)}: {fmt} files hold positions, not games")

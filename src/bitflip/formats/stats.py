@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from bitflip.formats import wthor
+from bitflip.formats.io import read_games
 from bitflip.formats.record import GameRecord
 
 DB_SUFFIXES = (".wtb", ".ggf")
@@ -52,14 +54,10 @@ class DbStats:
         if p.suffix.lower() == ".wtb":
             self.add_wtb(p)
         else:
-            from bitflip.formats.io import read_games
-
             self.add_records(read_games(p))
 
     def add_wtb(self, path: str | os.PathLike[str]) -> None:
         """Add a WTHOR file through its numpy columns (fast: one replay per file)."""
-        from bitflip.formats import wthor
-
         games = wthor.load_wtb(path)
         rep = games.replay()
         games.check(rep)

@@ -17,6 +17,8 @@ from pathlib import Path
 from bitflip._progress import track
 from bitflip.core.geometry import PASS
 from bitflip.formats.eothello import read_eothello_csv
+from bitflip.formats.io import read_games
+from bitflip.formats.wthor import read_header, read_wtb, wtb_files
 from bitflip.learn.datasets import GameSource, positions_from_games
 from bitflip.learn.shards import write_shard
 
@@ -53,14 +55,11 @@ def _load(path: Path) -> tuple[list[list[int]], list[int], list[int], int]:
         games = read_eothello_csv(path)
         return games, [0] * len(games), [-1] * len(games), 0
     if path.suffix.lower() == ".wtb":
-        from bitflip.formats.wthor import read_header, read_wtb
-
         header = read_header(path)
         recs = list(read_wtb(path, check=False))
         years = [header.year] * len(recs)
         theo = [-1 if r.theoretical_score is None else r.theoretical_score for r in recs]
         return [r.moves for r in recs], years, theo, header.depth
-    from bitflip.formats.io import read_games
 
     recs = list(read_games(path))
     for r in recs:
@@ -79,8 +78,6 @@ def build(
     """Convert the ``.wtb`` files of ``wthor`` (a folder or one file) and ``extras`` to shards."""
     inputs: list[tuple[Path, str]] = []
     if wthor is not None:
-        from bitflip.formats.wthor import wtb_files
-
         if not wthor.exists():
             raise FileNotFoundError(f"no WTHOR folder or file {wthor}")
         files = wtb_files(wthor)

@@ -35,6 +35,7 @@ from bitflip.engine import Engine
 from bitflip.eval.evaluator import KIND_FIREBRAND, Evaluation
 from bitflip.eval.features import game_progress
 from bitflip.eval.firebrand import (
+    FIREBRAND_FEATURES,
     NUM_FIREBRAND,
     FirebrandWeights,
     firebrand_features,
@@ -273,8 +274,6 @@ def train_td(cfg: TDConfig, log: Callable[[str], None] | None = None) -> TDResul
 
 def plot_trajectory(result: TDResult, path: str | Path) -> Path:
     """The weight trajectories (w and W per feature against games), as the report's figures."""
-    from bitflip.eval.firebrand import FIREBRAND_FEATURES
-
     plt = pyplot()
 
     fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))

@@ -37,6 +37,8 @@ from typing import IO, Any
 
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
+from bitflip.formats.ggf import dump_game
+from bitflip.formats.record import GameRecord
 from bitflip.search.limits import Limit, MoveScore, SearchResult
 
 DEFAULT_DEPTH = 8
@@ -67,9 +69,6 @@ def game_ggf(board: Board, *, black: str = "", white: str = "") -> str:
 
     The start position is ``board`` with its move stack taken back; passes are written ``PA``.
     """
-    from bitflip.formats.ggf import dump_game
-    from bitflip.formats.record import GameRecord
-
     start = board.copy()
     while start.ply:
         start.pop()

@@ -48,6 +48,7 @@ from bitflip.agents import PositionalAgent
 from bitflip.core.board import Board, IllegalMoveError, InvalidMoveError, Move
 from bitflip.core.geometry import PASS
 from bitflip.engine import SearchEngine
+from bitflip.formats import ggf
 from bitflip.search.levels import MAX_EXTENDED_LEVEL, MIN_LEVEL
 from bitflip.search.limits import Limit, SearchInfo
 
@@ -80,8 +81,6 @@ def board_from_ggf(text: str, size: int = 8) -> Board:
 
     Passes may be written (``PA``) or left out; both replay correctly.
     """
-    from bitflip.formats import ggf
-
     try:
         records = ggf.loads(text)
         if not records:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from bitflip.agents import AgentSpecError
 from bitflip.core.board import Board, Move
 from bitflip.protocols.client import DEFAULT_DEPTH, DEFAULT_TIMEOUT, NBoardEngine
 from bitflip.search.limits import Limit
@@ -50,8 +51,6 @@ class NBoardAgent:
         timeout: float = DEFAULT_TIMEOUT,
         seed: int | None = None,
     ) -> None:
-        from bitflip.agents import AgentSpecError
-
         if not isinstance(cmd, str) or not cmd.strip():
             raise AgentSpecError("the nboard agent needs cmd=COMMAND (last in the spec)")
         if isinstance(cmd, str):
