@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from bitflip.core.board import Board
+from bitflip.datadir import find
+from bitflip.formats.io import read_games
+from bitflip.formats.transcript import parse_transcript as transcript_moves
 
 
 def parse_transcript(text: str, size: int = 8) -> Board:
     """A board after the moves of a transcript such as ``f5d6c3`` (spaces and passes allowed)."""
-    from bitflip.formats.transcript import parse_transcript as transcript_moves
-
     board = Board(size=size)
     for move in transcript_moves(text, size):
         board.push(move)
@@ -50,9 +51,6 @@ def read_game(arg: str, index: int = 1) -> Board:
     path = Path(arg)
     if path.is_file() or path.suffix.lower() in (".txt", ".ggf", ".wtb"):
         from itertools import islice
-
-        from bitflip.datadir import find
-        from bitflip.formats.io import read_games
 
         if index < 1:
             raise ValueError(f"game index {index}: games are numbered from 1")

@@ -6,12 +6,12 @@ import argparse
 
 from bitflip._progress import ProgressLine
 from bitflip.cli._numbers import COUNT, DISCS, LEVEL
+from bitflip.cli._positions import read_game
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.cli.hint import add_search_options, limit_from
 
 
 def register(sub: Subparsers) -> None:
-    from bitflip.cli.hint import add_search_options
-
     p = add_subcommand(
         sub,
         "analyze",
@@ -30,8 +30,6 @@ def register(sub: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
 
-    from bitflip.cli._positions import read_game
-    from bitflip.cli.hint import limit_from
     from bitflip.engine import Engine
 
     LEVEL.check(args.level, "--level")

@@ -8,6 +8,9 @@ from typing import Any
 
 from bitflip.cli._numbers import COUNT, ELO, SECONDS, SECONDS_OR_ZERO, SEED, WORKERS
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.cli.errors import CommandError
+from bitflip.core.board import BLACK
+from bitflip.tomlconfig import read_toml
 
 # Options a --config TOML file may set (its [arena] table), with their argparse defaults.
 _DEFAULTS: dict[str, Any] = {
@@ -97,12 +100,8 @@ def register(sub: Subparsers) -> None:
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
     """Defaults, then the config file, then the command line."""
-    from bitflip.cli.errors import CommandError
-
     values = dict(_DEFAULTS)
     if args.config is not None:
-        from bitflip.tomlconfig import read_toml
-
         try:
             table = read_toml(args.config).get("arena", {})
         except ValueError as exc:
@@ -133,7 +132,6 @@ def run(args: argparse.Namespace) -> int:
         run_tournament,
         validate,
     )
-    from bitflip.core.board import BLACK
 
     s = _settings(args)
     if not s["specs"] and not s["vs"] and s["db"]:
@@ -251,8 +249,6 @@ def _rate_stored(s: dict[str, Any]) -> int:
 
 def _write_ggf(games: list[Any], path: Path) -> None:
     import importlib
-
-    from bitflip.cli.errors import CommandError
 
     try:
         ggf = importlib.import_module("bitflip.formats.ggf")

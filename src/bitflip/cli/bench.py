@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip._progress import StatusLine
 from bitflip.cli._numbers import DEPTH
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.core.board import Board
+from bitflip.search.limits import Limit
 
 BENCH_POSITIONS: tuple[str, ...] = (
     "-----------OX------OX------OO------XXOXX--X--OO--X---O---------- X",
@@ -43,10 +46,7 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from bitflip._progress import StatusLine
-    from bitflip.core.board import Board
     from bitflip.engine import Engine
-    from bitflip.search.limits import Limit
 
     DEPTH.check(args.depth, "--depth")
     engine = Engine(evaluation=args.eval, tt_mb=16)

@@ -6,8 +6,12 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from bitflip._progress import ProgressLine
 from bitflip.cli._numbers import COUNT, DEPTH, PLY
+from bitflip.cli._positions import parse_position
 from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
+from bitflip.core.board import Board
+from bitflip.datadir import find
 
 
 def register(sub: Subparsers) -> None:
@@ -29,8 +33,6 @@ def run_build(args: argparse.Namespace) -> int:
     import sys
     import time
 
-    from bitflip._progress import ProgressLine
-    from bitflip.datadir import find
     from bitflip.learn.book_build import BookConfig, build_book, wthor_files
     from bitflip.search.book import save_book
 
@@ -54,8 +56,6 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    from bitflip.cli._positions import parse_position
-    from bitflip.core.board import Board
     from bitflip.search.book import open_book
 
     book = open_book(args.book)

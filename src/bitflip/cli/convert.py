@@ -6,6 +6,9 @@ import argparse
 
 from bitflip.cli._numbers import YEAR
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.datadir import find
+from bitflip.formats import obf
+from bitflip.formats.io import format_of, read_games, write_games
 
 
 def register(sub: Subparsers) -> None:
@@ -24,9 +27,6 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from bitflip.datadir import find
-    from bitflip.formats.io import format_of, read_games, write_games
-
     src, dst = Path(args.input), Path(args.output)
     fin, fout = format_of(src), format_of(dst)
     src = find(src)  # a data set's file (wthor/WTH_2021.wtb) is looked up in the data folders
@@ -41,8 +41,6 @@ def run(args: argparse.Namespace) -> int:
             f"cannot convert {fin} to {fout}: OBF holds positions, the other formats games"
         )
     if fin == "OBF":
-        from bitflip.formats import obf
-
         positions = list(obf.read(src))
         if not positions:
             raise ValueError(f"{src} holds no position: nothing written to {dst}")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
 from bitflip.cli.data_get import add_get
+from bitflip.datadir import find
 
 
 def register(sub: Subparsers) -> None:
@@ -23,7 +24,6 @@ def register(sub: Subparsers) -> None:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    from bitflip.datadir import find
     from bitflip.learn.build import build
 
     wthor = find(args.wthor) if args.wthor is not None else None

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from bitflip._progress import ProgressLine
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.datadir import user_data_dir
+from bitflip.download import SOURCES, get, parse_years
 
 
 def add_get(dsub: Subparsers) -> None:
-    from bitflip.download import SOURCES
-
     g = add_subcommand(dsub, "data get")
     g.add_argument("name", choices=sorted(SOURCES), help="the data set")
     g.add_argument("--years", help="WTHOR years, e.g. 2020-2023 or 2001,2003 (default: all)")
@@ -23,9 +23,6 @@ def add_get(dsub: Subparsers) -> None:
 
 
 def run_get(args: argparse.Namespace) -> int:
-    from bitflip.datadir import user_data_dir
-    from bitflip.download import get, parse_years
-
     years = parse_years(args.years) if args.years else None
     if years is not None and args.name != "wthor":
         raise ValueError("--years is for the wthor data set")

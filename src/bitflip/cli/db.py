@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 
 from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
+from bitflip.datadir import find
+from bitflip.formats.stats import DbStats
 
 
 def register(sub: Subparsers) -> None:
@@ -15,9 +17,6 @@ def register(sub: Subparsers) -> None:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from bitflip.datadir import find
-    from bitflip.formats.stats import DbStats
-
     stats = DbStats()
     for path in args.paths:
         stats.add_path(find(path))  # wthor/WTH_2021.wtb: looked up in the data folders

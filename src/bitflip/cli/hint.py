@@ -6,8 +6,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from bitflip._progress import StatusLine
 from bitflip.cli._numbers import DEPTH, LEVEL, MOVES, SECONDS
+from bitflip.cli._positions import parse_position
 from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
+from bitflip.search.levels import DEFAULT_LEVEL
+from bitflip.search.limits import Limit
 
 if TYPE_CHECKING:
     from bitflip.core.board import Board
@@ -17,8 +21,6 @@ if TYPE_CHECKING:
 
 def add_search_options(p: argparse.ArgumentParser) -> None:
     """--level, --depth and --time, shared by hint and analyze."""
-    from bitflip.search.levels import DEFAULT_LEVEL
-
     p.add_argument("--level", type=int, default=DEFAULT_LEVEL, help="engine level 1-20")
     p.add_argument(
         "--depth", type=DEPTH, default=None, help="search depth (instead of the level's)"
@@ -29,8 +31,6 @@ def add_search_options(p: argparse.ArgumentParser) -> None:
 
 def limit_from(args: argparse.Namespace) -> Limit | None:
     """The limit --depth and --time ask for (None: the level's own)."""
-    from bitflip.search.limits import Limit
-
     if args.depth is None and args.time is None:
         return None
     return Limit(depth=args.depth, time=args.time)
@@ -52,7 +52,6 @@ def register(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bitflip.cli._positions import parse_position
     from bitflip.engine import Engine
 
     LEVEL.check(args.level, "--level")
@@ -82,8 +81,6 @@ def hint_with_status(engine: Engine, n: int, limit: Limit | None, board: Board) 
     """``engine.hint`` with a status line on stderr once it runs past two seconds: the deepest
     finished iteration (or that none has finished yet) and the time, so a long search is
     never a silent one."""
-    from bitflip._progress import StatusLine
-
     last: list[SearchInfo] = []
 
     def text() -> str:

@@ -1,8 +1,13 @@
 """Entry point of the ``bitflip`` command.
 
-Each subcommand is a module of this package with ``register(subparsers)``; the module imports
-nothing heavy at the top, so ``bitflip --help`` stays fast. Errors that users cause (bad files,
-bad moves, bad options) print one line and exit with status 2, never a traceback.
+Each subcommand is a module of this package with ``register(subparsers)``. A module imports at
+the top only the light layers (core, formats, its helpers in ``cli``, data paths, search limits
+and levels); the engine, agents, search kernels, arena, learners, networks and web app are
+imported inside the function that runs the command, so ``bitflip --help`` compiles no kernel and
+needs no optional package, and a searching command says it compiles before it does.
+
+Errors that users cause (bad files, bad moves, bad options) print one line and exit with status
+2, never a traceback.
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
+from bitflip import __version__, _kernel_cache
 from bitflip.cli._subcommand import OneLineParser
 from bitflip.cli.errors import CommandError, install_hint
 
@@ -52,8 +58,6 @@ def build_parser() -> argparse.ArgumentParser:
         prog="bitflip",
         description="The Python toolkit for computer Othello.",
     )
-    from bitflip import __version__
-
     parser.add_argument("--version", action="version", version=f"bitflip {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
@@ -68,9 +72,7 @@ SEARCHING = frozenset({"play", "hint", "analyze", "solve", "bench", "nboard", "a
 
 def _compile_notice(command: str) -> None:
     """Say why the first run of a searching command is quiet for a while."""
-    from bitflip._kernel_cache import kernels_compiled
-
-    if command in SEARCHING and not kernels_compiled():
+    if command in SEARCHING and not _kernel_cache.kernels_compiled():
         print(
             "bitflip: compiling the search kernels once (up to a minute); later runs start at once",
             file=sys.stderr,

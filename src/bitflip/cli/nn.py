@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from bitflip._progress import ProgressLine
 from bitflip.cli._subcommand import Subparsers, add_actions, add_subcommand
+from bitflip.datadir import find
 
 if TYPE_CHECKING:
     from bitflip.learn.shards import PositionBatch
@@ -42,8 +43,6 @@ def run_test(args: argparse.Namespace) -> int:
     def say(text: str) -> None:  # the work takes minutes: say what is going on
         if not args.quiet:
             print(f"nn test: {text}", file=sys.stderr, flush=True)
-
-    from bitflip.datadir import find
 
     paths = [find(p) for p in args.wthor]  # wthor/WTH_2023.wtb: looked up in the data folders
     loaded = load_model(args.model)

@@ -8,6 +8,8 @@ from typing import TYPE_CHECKING
 
 from bitflip.cli._numbers import PERFT_DEPTH
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.core.board import Board
+from bitflip.core.perft import perft
 
 if TYPE_CHECKING:
     from bitflip.core.board import Board
@@ -34,8 +36,6 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import time
 
-    from bitflip.core.board import Board
-
     PERFT_DEPTH.check(args.depth, "depth")
     board = Board(args.position) if args.position else Board(size=args.size)
     t0 = time.perf_counter()
@@ -56,8 +56,6 @@ def run(args: argparse.Namespace) -> int:
 
 def _count(board: Board, depth: int, divide: bool) -> int:
     """perft(depth); with ``divide``, each root move's count printed as it is found."""
-    from bitflip.core.perft import perft
-
     if not divide:
         return perft(board, depth)
     total = 0

@@ -12,6 +12,9 @@ from typing import TextIO
 
 from bitflip.cli._numbers import PORT, SEED
 from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
+from bitflip.core.board import BLACK, WHITE, Board, Color, IllegalMoveError, InvalidMoveError
+from bitflip.core.geometry import PASS
+from bitflip.datadir import user_data_dir
 
 DEFAULT_PORT = 8765
 
@@ -85,8 +88,6 @@ def register(sub: Subparsers) -> None:
 
 
 def default_db() -> Path:
-    from bitflip.datadir import user_data_dir
-
     home = os.environ.get("BITFLIP_HOME")
     if home:
         return Path(home) / "games.sqlite"
@@ -277,8 +278,6 @@ def play_terminal(
 ) -> int:
     """A person against an agent, reading moves from ``stdin``."""
     from bitflip.agents import make_agent
-    from bitflip.core.board import BLACK, WHITE, Board, IllegalMoveError, InvalidMoveError
-    from bitflip.core.geometry import PASS
 
     inp = stdin or sys.stdin
     out = stdout or sys.stdout
@@ -351,12 +350,10 @@ def play_terminal(
     return 0
 
 
-def _hint_line(board: object) -> str:
+def _hint_line(board: Board) -> str:
     """Every legal move's score, as ``bitflip hint`` gives them (the engine's default level)."""
-    from bitflip.core.board import Board
     from bitflip.engine import Engine
 
-    assert isinstance(board, Board)
     if board.is_game_over():
         return "The game is over."
     engine = Engine(size=board.size)
@@ -368,13 +365,9 @@ def _hint_line(board: object) -> str:
     )
 
 
-def _movers(board: object) -> set[object]:
+def _movers(board: Board) -> set[Color]:
     """Colours that have made a (non-pass) move on the stack."""
-    from bitflip.core.board import BLACK, Board
-    from bitflip.core.geometry import PASS
-
-    assert isinstance(board, Board)
-    colors: set[object] = set()
+    colors: set[Color] = set()
     turn = BLACK
     for m in board.move_stack:
         if m != PASS:

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip._progress import StatusLine
 from bitflip.cli._numbers import COUNT_OR_ZERO, TT_MB
 from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
+from bitflip.datadir import find
+from bitflip.formats import obf
+from bitflip.search.limits import Limit
 
 
 def register(sub: Subparsers) -> None:
@@ -41,11 +45,7 @@ def register(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bitflip._progress import StatusLine
-    from bitflip.datadir import find
     from bitflip.engine import Engine
-    from bitflip.formats import obf
-    from bitflip.search.limits import Limit
 
     COUNT_OR_ZERO.check(args.skip, "--skip")
     if args.first is not None:

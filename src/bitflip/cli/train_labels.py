@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from bitflip._progress import ProgressLine
 from bitflip.cli._numbers import COUNT, WORKERS
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.datadir import find
 
 
 def register(sub: Subparsers) -> None:
@@ -22,8 +24,6 @@ def register(sub: Subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     import dataclasses
 
-    from bitflip._progress import ProgressLine
-    from bitflip.datadir import find
     from bitflip.learn.eval_labels import LabelConfig, make_labels
 
     cfg = LabelConfig.from_toml(args.config)

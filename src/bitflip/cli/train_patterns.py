@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import argparse
 
+from bitflip._progress import ProgressLine
 from bitflip.cli._numbers import COUNT, COUNT_OR_ZERO
 from bitflip.cli._subcommand import Subparsers, add_subcommand
+from bitflip.datadir import find
 
 
 def register(sub: Subparsers) -> None:
@@ -26,7 +28,6 @@ def register(sub: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from bitflip.datadir import find
     from bitflip.learn.patterns_config import PatternsFitConfig
     from bitflip.learn.patterns_fit import fit_patterns
 
@@ -47,8 +48,6 @@ def run(args: argparse.Namespace) -> int:
     if args.max_games is not None:
         cfg.max_games = args.max_games
     cfg.check()
-
-    from bitflip._progress import ProgressLine
 
     bars: dict[str, ProgressLine] = {}
 
