@@ -201,7 +201,7 @@ def engine_scorer(depth: int = 12, size: int = 8) -> Scorer:
     Raises:
         ValueError: this install has no engine.
     """
-    try:
+    try:  # here, not at the top: the engine compiles the search kernels on first import
         from bitflip.engine import Engine
     except ImportError:
         raise ValueError(

@@ -172,7 +172,7 @@ def run_tournament(
     if backend == "local":
         run_games(todo, workers=cfg.workers, on_result=done, plugins=cfg.plugins)
     elif backend == "ray":
-        from bitflip.arena.ray_backend import run_games_ray
+        from bitflip.arena.ray_backend import run_games_ray  # ray is an optional extra
 
         run_games_ray(
             todo, address=ray_address, workers=cfg.workers, on_result=done, plugins=cfg.plugins

@@ -462,7 +462,7 @@ class Board:
         return f"Board({self.obf()!r})"
 
     def _repr_svg_(self) -> str:
-        from bitflip.core.svg import board_svg
+        from bitflip.core.svg import board_svg  # here: svg imports Board
 
         return board_svg(self)
 
