@@ -18,7 +18,7 @@ import contextlib
 import os
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -66,7 +66,11 @@ class SearchEngine(Protocol):
 
 @dataclass(frozen=True)
 class MoveAnalysis:
-    """How one played move compares with the engine's best, from the mover's view (discs)."""
+    """How one played move compares with the engine's best, from the mover's view (discs).
+
+    The one analysis type: :meth:`Engine.analyze_game` makes it, and so does the web app's
+    analyst, which keeps it by tree node, stores it and shows it through its JSON model.
+    """
 
     ply: int
     """Index of the move in the game's move stack."""
@@ -76,9 +80,38 @@ class MoveAnalysis:
     best: Move
     best_score: float
     loss: float
-    """``best_score - played_score`` (0 for the best move)."""
+    """``best_score - played_score``, at least 0 (0 for the best move)."""
     depth: int
     exact: bool
+    comparable: bool = False
+    """Both scores are of one kind (both exact, or both from one search depth): only then does
+    ``loss`` say how bad the move was."""
+
+    @classmethod
+    def compare(
+        cls, ply: int, color: Color, played: Move, scores: Sequence[MoveScore]
+    ) -> MoveAnalysis:
+        """The ``played`` move of ``color`` at ``ply`` against the best of ``scores`` (every
+        move's score in its position, best first). A move the search did not score (it was
+        stopped first) counts as the best one, not comparable."""
+        best = scores[0]
+        score = next((s for s in scores if s.move == played), None)
+        if score is None:
+            score, comparable = best, False
+        else:
+            comparable = score.exact == best.exact and (score.exact or score.depth == best.depth)
+        return cls(
+            ply=ply,
+            color=color,
+            played=played,
+            played_score=score.score,
+            best=best.move,
+            best_score=best.score,
+            loss=max(0.0, best.score - score.score),
+            depth=best.depth,
+            exact=best.exact,
+            comparable=comparable,
+        )
 
 
 def load_engine_evaluation(name: str = "default", size: int = 8) -> Evaluation:
@@ -326,22 +359,7 @@ class Engine:
                 p, o = b.side_bitboards()
                 plan = self.plan(limit, multipv=True, board=b)
                 _, scores = self._searcher.search(p, o, b.geometry.mask, plan, None)
-                by_move = {s.move: s for s in scores}
-                best = scores[0]
-                played = by_move.get(move, best)
-                out.append(
-                    MoveAnalysis(
-                        ply=ply,
-                        color=b.turn,
-                        played=move,
-                        played_score=played.score,
-                        best=best.move,
-                        best_score=best.score,
-                        loss=best.score - played.score,
-                        depth=best.depth,
-                        exact=best.exact,
-                    )
-                )
+                out.append(MoveAnalysis.compare(ply, b.turn, move, scores))
             b.push(move)
             if on_progress is not None:
                 on_progress(ply + 1, len(moves))

@@ -8,28 +8,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
 
 from bitflip.core import bitboard as bb
-from bitflip.core.board import Board, Color, Move
+from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
 from bitflip.search.limits import Limit, MoveScore, SearchInfo, SearchResult
-
-
-@dataclass(frozen=True)
-class MoveAnalysis:
-    ply: int
-    color: Color
-    played: Move
-    played_score: float
-    best: Move
-    best_score: float
-    loss: float
-    depth: int
-    exact: bool
 
 
 def one_ply(board: Board) -> list[MoveScore]:
@@ -114,41 +100,3 @@ class Engine:
             self.pondering = False
 
         threading.Thread(target=run, daemon=True).start()
-
-    def analyze_game(
-        self,
-        board: Board,
-        limit: Limit | None = None,
-        on_progress: Callable[[int, int], None] | None = None,
-    ) -> list[MoveAnalysis]:
-        b = _start_of(board)
-        out = []
-        moves = board.move_stack
-        for i, m in enumerate(moves):
-            scores = {s.move: s.score for s in one_ply(b)}
-            best = one_ply(b)[0]
-            if m != PASS:
-                out.append(
-                    MoveAnalysis(
-                        i,
-                        b.turn,
-                        m,
-                        scores[m],
-                        best.move,
-                        best.score,
-                        best.score - scores[m],
-                        1,
-                        False,
-                    )
-                )
-            b.push(m)
-            if on_progress:
-                on_progress(i + 1, len(moves))
-        return out
-
-
-def _start_of(board: Board) -> Board:
-    b = board.copy()
-    while b.move_stack:
-        b.pop()
-    return b.copy(stack=False)

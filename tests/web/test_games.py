@@ -164,5 +164,8 @@ def test_rows_stored_before_the_tree_still_load() -> None:
     }
     st = GameState.from_json(old)
     assert st.line == [f5, d6, c3] and st.cursor == 2 and st.node == 2
-    assert st.evals[2].score == 1.5 and st.analysis[1].move == f5
+    assert st.evals[2].score == 1.5 and st.analysis[1].played == f5
+    assert st.analysis[1].ply == 0 and st.analysis[1].color == BLACK
     assert not st.analysis[1].comparable  # of unknown kind: no marks from it
+    again = GameState.from_json(st.to_json())  # stored as the engine's type, read back
+    assert again.analysis == st.analysis

@@ -153,9 +153,10 @@ def test_hints_and_analysis_stay_within_the_board_and_mark_only_like_scores() ->
         board.push(board.parse_move(m))
     hints = analyst.hints(board, 0.1)
     assert hints and all(-64 <= h.score <= 64 for h in hints)
-    rows = [row for _, row in analyst.analyse(board, 0.1)]
-    assert all(-64 <= r.score <= 64 and -64 <= r.best_score <= 64 for r in rows)
-    best_played = [r for r in rows if r.move == r.best_move]
-    others = [r for r in rows if r.move != r.best_move]
+    rows = analyst.analyse(board, 0.1)
+    assert [r.ply for r in rows] == [0, 1, 2, 3, 4]
+    assert all(-64 <= r.played_score <= 64 and -64 <= r.best_score <= 64 for r in rows)
+    best_played = [r for r in rows if r.played == r.best]
+    others = [r for r in rows if r.played != r.best]
     assert all(r.comparable for r in best_played) and others
     assert not any(r.comparable for r in others)  # depth 11 against depth 12: not compared

@@ -102,6 +102,9 @@ class EvalPoint(BaseModel):
 
 
 class MoveAnalysisOut(BaseModel):
+    """The JSON form of :class:`bitflip.engine.MoveAnalysis`, the one analysis type: squares
+    by name, scores within the board, and the mistake the loss marks."""
+
     ply: int
     move: str
     score: float = Field(..., description="the played move's score, mover's view")

@@ -20,11 +20,16 @@ from typing import Any, Protocol
 from bitflip.agents import Agent, AgentSpecError, make_agent, parse_spec
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS
-from bitflip.engine import Engine, EngineAgent, SearchEngine, load_engine_evaluation
+from bitflip.engine import (
+    Engine,
+    EngineAgent,
+    MoveAnalysis,
+    SearchEngine,
+    load_engine_evaluation,
+)
 from bitflip.search.book import Book
 from bitflip.search.levels import DEFAULT_LEVEL, LEVELS
 from bitflip.search.limits import Clocks, Limit, MoveScore, SearchInfo
-from bitflip.web.games import PlyAnalysis
 
 log = logging.getLogger(__name__)
 
@@ -269,10 +274,11 @@ class Analyst:
         board: Board,
         seconds_per_move: float,
         on_progress: Callable[[int, int], None] | None = None,
-    ) -> list[tuple[int, PlyAnalysis]]:
+    ) -> list[MoveAnalysis]:
         """Score every move on ``board.move_stack`` against the best one (forced passes are
-        skipped): (ply, analysis) pairs, the ply counted in the move stack. Each position's
-        moves are scored together, so their kinds can be compared."""
+        skipped), as :meth:`Engine.analyze_game` does but ``seconds_per_move`` each and
+        stoppable (:meth:`stop`). Each position's moves are scored together, so their kinds
+        can be compared."""
         moves = board.move_stack
         b = board.copy()
         while b.move_stack:
@@ -290,7 +296,7 @@ class Analyst:
                     scores = self._scores(engine, b, seconds_per_move)
                     if not scores:  # stopped before the first iteration ended
                         break
-                    out.append((ply, _compared(move, scores)))
+                    out.append(MoveAnalysis.compare(ply, b.turn, move, scores))
                 b.push(move)
                 if on_progress is not None:
                     on_progress(ply + 1, len(moves))
@@ -302,25 +308,6 @@ class Analyst:
         engine = self._engine
         if engine is not None:
             engine.stop()
-
-
-def _compared(move: Move, scores: list[MoveScore]) -> PlyAnalysis:
-    """The played ``move`` against the best of ``scores`` (best first)."""
-    best = scores[0]
-    played = next((s for s in scores if s.move == move), None)
-    if played is None:  # stopped before the move was scored
-        played, comparable = best, False
-    else:
-        comparable = played.exact == best.exact and (played.exact or played.depth == best.depth)
-    return PlyAnalysis(
-        move=move,
-        score=played.score,
-        best_move=best.move,
-        best_score=best.score,
-        loss=max(0.0, best.score - played.score),
-        exact=best.exact,
-        comparable=comparable,
-    )
 
 
 def is_pass_only(board: Board) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from bitflip.core.board import BLACK, WHITE, Board, Color, IllegalMoveError, Move
+from bitflip.engine import MoveAnalysis
 from bitflip.web.tree import ROOT, MoveTree
 
 HUMAN_SIDES = ("black", "white", "both", "none")
@@ -34,25 +35,6 @@ class Evaluation:
     exact: bool = False
     source: str = ""
     """Where it came from: 'move' (the opponent's search), 'hint' or 'analysis'."""
-
-
-@dataclass(frozen=True)
-class PlyAnalysis:
-    """The analysis of one played move, scores (discs) from the mover's view.
-
-    The one analysis type of the web app: the analyst makes it, the game keeps it by the tree
-    node the move leads to, the store writes it and the view shows it.
-    """
-
-    move: Move
-    score: float
-    best_move: Move
-    best_score: float
-    loss: float
-    exact: bool = False
-    comparable: bool = False
-    """Both scores are of one kind (both exact, or both from one search depth): only then
-    does ``loss`` say how bad the move was."""
 
 
 @dataclass
@@ -111,8 +93,8 @@ class GameState:
     created: float = field(default_factory=time.time)
     title: str = ""
     evals: dict[int, Evaluation] = field(default_factory=dict)
-    analysis: dict[int, PlyAnalysis] = field(default_factory=dict)
-    """Per node: the analysis of the move into it."""
+    analysis: dict[int, MoveAnalysis] = field(default_factory=dict)
+    """Per node: the analysis of the move into it (the engine's one analysis type)."""
     endings: dict[int, Ending] = field(default_factory=dict)
     """Per node: a resignation or a flag fall there."""
     clock: float | None = None
@@ -355,7 +337,7 @@ class GameState:
             d["analysis"] = [_renamed(a, lambda ply: ply + 1) for a in d.get("analysis", [])]
         tree = MoveTree.from_json(d.pop("tree"))
         evals = [Evaluation(**e) for e in d.pop("evals", [])]
-        analysis = {int(a.pop("node")): PlyAnalysis(**a) for a in map(dict, d.pop("analysis", []))}
+        analysis = d.pop("analysis", [])
         endings = {int(k): Ending(**v) for k, v in d.pop("endings", {}).items()}
         clocks = {int(k): (float(v[0]), float(v[1])) for k, v in d.pop("clocks", {}).items()}
         info = d.pop("info", None)
@@ -364,14 +346,37 @@ class GameState:
             raise ValueError(f"game {d.get('id')}: leaf {leaf} outside its tree")
         state = cls(tree=tree, leaf=leaf, **d)
         state.evals = {e.node: e for e in evals}
-        state.analysis = analysis
         state.endings = endings
         state.clocks = clocks
         state.info = None if info is None else GameInfo.from_json(info)
         if not 0 <= state.cursor <= len(state.line):
             raise ValueError(f"game {state.id}: cursor {state.cursor} outside its line")
         state.check_tree()
+        state.analysis = {int(a["node"]): state._stored_analysis(a) for a in analysis}
         return state
+
+    def _stored_analysis(self, row: dict[str, Any]) -> MoveAnalysis:
+        """A stored analysis row; one stored before the engine's type (the web's own names,
+        no ply, colour or depth) gets them from its node."""
+        node = int(row["node"])
+        if not 0 < node < len(self.tree):
+            raise ValueError(f"game {self.id}: analysis of node {node} outside its tree")
+        d = {k: v for k, v in row.items() if k != "node"}
+        if "played" not in d:
+            mover = self.board_at(self.tree.parents[node]).turn
+            d = {
+                "ply": self.tree.depth(node) - 1,
+                "color": mover,
+                "played": d["move"],
+                "played_score": d["score"],
+                "best": d["best_move"],
+                "best_score": d["best_score"],
+                "loss": d["loss"],
+                "depth": 0,
+                "exact": d.get("exact", False),
+                "comparable": d.get("comparable", False),
+            }
+        return MoveAnalysis(**{**d, "color": Color(d["color"])})
 
     def check_tree(self) -> None:
         """Replay every node: a corrupt row fails here (IllegalMoveError), not later."""
@@ -402,6 +407,5 @@ __all__ = [
     "GameError",
     "GameInfo",
     "GameState",
-    "PlyAnalysis",
     "color_name",
 ]

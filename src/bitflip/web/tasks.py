@@ -254,7 +254,7 @@ class BackgroundTasks:
             s.version += 1
             st = s.state
             # Nodes name positions for good, so the analysis holds whatever the line is now.
-            for ply, row in rows:
-                st.analysis[path[ply + 1]] = row
-                st.set_eval(path[ply], row.best_score, row.exact, "analysis")
+            for row in rows:
+                st.analysis[path[row.ply + 1]] = row
+                st.set_eval(path[row.ply], row.best_score, row.exact, "analysis")
             self._save(s)

@@ -98,9 +98,9 @@ def _analysis(st: GameState, name: object) -> list[api.MoveAnalysisOut]:
         out.append(
             api.MoveAnalysisOut(
                 ply=ply,
-                move=str(name(a.move)),
-                score=disc_score(a.score, a.exact, st.size),
-                best_move=str(name(a.best_move)),
+                move=str(name(a.played)),
+                score=disc_score(a.played_score, a.exact, st.size),
+                best_move=str(name(a.best)),
                 best_score=disc_score(a.best_score, a.exact, st.size),
                 loss=a.loss,
                 exact=a.exact,
