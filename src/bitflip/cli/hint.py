@@ -10,13 +10,12 @@ from bitflip._progress import StatusLine
 from bitflip.cli._numbers import DEPTH, LEVEL, MOVES, SECONDS
 from bitflip.cli._positions import parse_position
 from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_option
+from bitflip.core.board import Board
 from bitflip.search.levels import DEFAULT_LEVEL
-from bitflip.search.limits import Limit
+from bitflip.search.limits import Limit, MoveScore, SearchInfo
 
 if TYPE_CHECKING:
-    from bitflip.core.board import Board
     from bitflip.engine import Engine
-    from bitflip.search.limits import Limit, MoveScore, SearchInfo
 
 
 def add_search_options(p: argparse.ArgumentParser) -> None:

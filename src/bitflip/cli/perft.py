@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
 from bitflip.cli._numbers import PERFT_DEPTH
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 from bitflip.core.board import Board
 from bitflip.core.perft import perft
-
-if TYPE_CHECKING:
-    from bitflip.core.board import Board
 
 LONG_PERFT = 13
 """perft(13) of 8x8 counts 18 billion leaves (a minute or more); each ply is 10 times more."""
