@@ -28,6 +28,7 @@ from bitflip.core.bitboard import (
     margin_with_empties,
     play,
     popcount,
+    random_square,
 )
 from bitflip.core.board import Board, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
@@ -122,13 +123,6 @@ def from_linear(theta: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _random_square(moves: np.uint64) -> int:
-    for _ in range(np.random.randint(popcount(moves))):
-        moves &= moves - U1
-    return lowest_square(moves)
-
-
-@njit(cache=True)
 def _greedy(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> int:
     # One-ply on the linear weights: the move after which the opponent's value is lowest.
     # Not the engine's search: it runs inside the compiled training loop, on the float
@@ -184,13 +178,12 @@ def td_games(
                     if legal_moves(o, p, mask) == 0:
                         break
                 else:
-                    p, o = play(p, o, _random_square(m))
-                    p, o = p, o
+                    p, o = play(p, o, random_square(m))
                     black = not black
                     continue
                 p, o = o, p
                 black = not black
-            if legal_moves(p, o, mask) != 0 or legal_moves(o, p, mask) != 0:
+            if not game_over(p, o, mask):
                 break
         e = np.zeros(2 * N)
         v, g = _grad(p, o, mask, w)
@@ -205,7 +198,7 @@ def td_games(
                 p, o = o, p
             else:
                 if np.random.random() < eps:
-                    sq = _random_square(m)
+                    sq = random_square(m)
                     explored = True
                 else:
                     sq = _greedy(p, o, mask, w)
