@@ -12,6 +12,7 @@ from bitflip.core.arrays import (
     SUCC_PLAYER,
     empties_many,
     flips_many,
+    game_over_many,
     legal_moves_inline,
     legal_moves_many,
     play_inline,
@@ -41,6 +42,18 @@ def _positions(n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
         p.append(sp)
         o.append(so)
     return np.array(p, np.uint64), np.array(o, np.uint64)
+
+
+def test_game_over_many_is_game_over_per_position() -> None:
+    p, o = _positions(40)
+    # Finished ones too: a full board, and one where a side has no discs left.
+    ends = [(bb.FULL, np.uint64(0)), (np.uint64(0x8100000000000081), np.uint64(0))]
+    p = np.concatenate([p, np.array([e[0] for e in ends], np.uint64)])
+    o = np.concatenate([o, np.array([e[1] for e in ends], np.uint64)])
+    over = game_over_many(p, o, bb.FULL)
+    assert over.dtype == np.bool_ and over[-2:].all() and not over[:40].all()
+    for i in range(len(p)):
+        assert over[i] == bb.game_over(p[i], o[i], bb.FULL)
 
 
 def test_batched_kernels_match_the_single_ones() -> None:

@@ -47,6 +47,15 @@ def legal_moves_many(p: np.ndarray, o: np.ndarray, mask: np.uint64) -> np.ndarra
 
 
 @njit(cache=True)
+def game_over_many(p: np.ndarray, o: np.ndarray, mask: np.uint64) -> np.ndarray:
+    """``game_over(p[i], o[i], mask)`` for every i (bool): neither side has a legal move."""
+    out = np.empty(p.shape[0], np.bool_)
+    for i in range(p.shape[0]):
+        out[i] = bb.game_over(p[i], o[i], mask)
+    return out
+
+
+@njit(cache=True)
 def flips_many(p: np.ndarray, o: np.ndarray, moves: np.ndarray) -> np.ndarray:
     """``flips(p[i], o[i], moves[i])`` for every i: the discs each move turns (0 for PASS)."""
     out = np.zeros_like(p)

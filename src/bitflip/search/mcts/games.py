@@ -13,7 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-from bitflip.core.arrays import legal_moves_many, play_many, random_moves
+from bitflip.core.arrays import game_over_many, legal_moves_many, play_many, random_moves
 from bitflip.core.bitboard import margin_with_empties
 from bitflip.core.board import Board, Color, Move
 from bitflip.core.geometry import PASS, board_mask, geometry
@@ -102,8 +102,8 @@ def play_games(
     rec: dict[str, list[np.ndarray]] = {k: [] for k in ("p", "o", "s", "l", "pi", "m", "g", "y")}
     step = 0
     while not done.all():
-        mine, theirs = legal_moves_many(p, o, mask), legal_moves_many(o, p, mask)
-        done |= (mine == 0) & (theirs == 0)
+        done |= game_over_many(p, o, mask)
+        mine = legal_moves_many(p, o, mask)
         live = ~done
         if not live.any():
             break

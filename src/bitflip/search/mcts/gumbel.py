@@ -29,7 +29,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from bitflip.core.arrays import legal_moves_many, play_many
+from bitflip.core.arrays import game_over_many, legal_moves_many, play_many
 from bitflip.core.geometry import PASS
 from bitflip.search.mcts import tree as t
 from bitflip.search.mcts.search import (
@@ -170,8 +170,7 @@ class GumbelMCTS(BatchedSearch):
         all_p[slots], all_o[slots], which[slots] = cp, co, valid.ravel()
         pool.reset(all_p, all_o, which)
         first = np.full(pool.games, np.nan)  # each child's own value, for its mover
-        done = legal_moves_many(cp, co, self.mask) | legal_moves_many(co, cp, self.mask)
-        ends = valid.ravel() & (done == 0)
+        ends = valid.ravel() & game_over_many(cp, co, self.mask)
         first[slots[ends]] = _terminal_values(cp[ends], co[ends])
 
         schedules = [halving_schedule(int(k), cfg.sims) for k in m_g]
