@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     engine.set_position(board)
     print(board)
     limit = limit_from(args)
-    empties = board.empty.bit_count()
+    empties = board.empties
     if limit is not None and limit.depth is not None and limit.depth >= empties > 20:
         print(
             f"bitflip hint: depth {limit.depth} reaches the end of the game: an exact solve of "

@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
         engine = engines[board.size]
         engine.new_game()
         engine.set_position(board)
-        empties = board.empty.bit_count()
+        empties = board.empties
         with StatusLine(lambda: f"solve: position {k} ({empties} empties)"):  # noqa: B023
             r = engine.go(limit)
         total_nodes += r.nodes

@@ -229,7 +229,7 @@ class NBoardEngine:
         move, score, seconds = self._parse_answer(line, board)
         if not pv or pv[0] != move:
             pv = [move]
-        empties = board.empty.bit_count()
+        empties = board.empties
         return SearchResult(
             move=move,
             score=score if score is not None else 0.0,
@@ -262,7 +262,7 @@ class NBoardEngine:
         self.set_position(board)
         self._send(f"hint {n}")
         deadline = self._deadline(timeout)
-        empties = board.empty.bit_count()
+        empties = board.empties
         exact = depth >= empties
         scores: dict[Move, MoveScore] = {}
         while True:

@@ -352,7 +352,7 @@ class NBoardServer:
             self.warn(f"search failed: {exc!r}")
             self.send(f"status {self.name} failed: {exc}")
             return
-        empties = board.empty.bit_count()
+        empties = board.empties
         for s in scores:
             depth = empties if s.exact else s.depth  # an exact score: solved to the end
             self.send(f"search {move_text(s.move, board)} {s.score:.2f} 0 {depth}")

@@ -90,7 +90,7 @@ class MCTSAgent:
         if len(moves) <= 1:
             return moves[0] if moves else PASS
         p, o = board.side_bitboards()
-        if int(board.empty).bit_count() <= self.exact:
+        if board.empties <= self.exact:
             # Imported here: the solver's kernels cost 60 ms of start-up that agents without
             # ``exact`` should not pay.
             from bitflip.search.exact import solve_moves
