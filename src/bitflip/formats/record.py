@@ -52,12 +52,4 @@ class GameRecord:
 
     def with_passes(self) -> list[Move]:
         """The moves with passes written out, replaying from the start (WTHOR leaves them out)."""
-        b = self.start_board()
-        out: list[Move] = []
-        for m in self.moves:
-            if m != PASS and b.legal_mask() == 0 and not b.is_game_over():
-                b.push(PASS)
-                out.append(PASS)
-            b.push(m)
-            out.append(m)
-        return out
+        return list(self.board().move_stack)
