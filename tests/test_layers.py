@@ -27,6 +27,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "_atomic": set(),
     "datadir": set(),
     "tomlconfig": set(),
+    "jobs": {"core", "_watchdog"},
     "download": {"datadir"},
     "opening_names": _BASE | {"formats"},
     "formats": _BASE,
@@ -37,10 +38,11 @@ MAY_IMPORT: dict[str, set[str]] = {
     "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig", "_atomic"},
     "learn": _BASE
     | {"eval", "search", "agents", "formats", "engine", "nn", "tomlconfig", "datadir", "_watchdog"}
-    | {"_progress", "_atomic"},
+    | {"_progress", "_atomic", "jobs"},
     "protocols": _BASE | {"formats", "search", "agents", "engine"},
     "arena": _BASE
-    | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir", "_watchdog"},
+    | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir", "_watchdog"}
+    | {"jobs"},
     "envs": _BASE | {"agents"},
     "web": _BASE | {"formats", "search", "agents", "engine", "opening_names"},
     "cli": {"*"},

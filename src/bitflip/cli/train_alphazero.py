@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 from bitflip.cli._numbers import COUNT, COUNT_OR_ZERO, MINUTES
 from bitflip.cli._subcommand import Subparsers, add_subcommand
@@ -14,6 +15,10 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--out", "--dir", dest="out", help="run folder (overrides the config's dir)")
     p.add_argument("--iterations", type=COUNT, help="iterations to reach (overrides the config)")
     p.add_argument("--device", help="cpu, cuda or auto (overrides the config)")
+    p.add_argument(
+        "--backend", choices=("local", "ray"), help="where self-play runs (overrides the config)"
+    )
+    p.add_argument("--ray-address", help="Ray cluster to join, as HOST:6379 (overrides)")
     p.add_argument("--step", choices=("selfplay", "train", "gate"), help="run only this step")
     p.add_argument(
         "--iteration", type=COUNT_OR_ZERO, help="iteration of --step (default: the next one)"
@@ -59,6 +64,14 @@ def run(args: argparse.Namespace) -> int:
     cfg = load_config(
         args.config, {"dir": args.out, "iterations": args.iterations, "device": args.device}
     )
+    if args.backend is not None or args.ray_address is not None:
+        import dataclasses
+
+        sp = cfg.selfplay
+        sp = dataclasses.replace(
+            sp, backend=args.backend or sp.backend, ray_address=args.ray_address or sp.ray_address
+        )
+        cfg = dataclasses.replace(cfg, selfplay=sp)
     log = (lambda _: None) if args.quiet else (lambda s: print(s, flush=True))
     if args.evaluate:
         from bitflip.learn.az_eval import format_table, table1
@@ -75,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
     if args.step:
         run_dir = RunDir(cfg.dir)
         it = run_dir.iterations_done() if args.iteration is None else args.iteration
-        step = {"selfplay": az.selfplay_step, "train": az.train_step, "gate": az.gate_step}
+        step: dict[str, Callable[..., object]] = {
+            "selfplay": az.selfplay_step, "train": az.train_step, "gate": az.gate_step
+        }  # fmt: skip
         step[args.step](cfg, run_dir, it, log)
         return 0
     try:

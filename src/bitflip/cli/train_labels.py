@@ -18,6 +18,8 @@ def register(sub: Subparsers) -> None:
     p.add_argument("--out", help="label folder (overrides the config)")
     p.add_argument("--positions", type=COUNT, help="positions to label (overrides)")
     p.add_argument("--workers", type=WORKERS, help="labelling processes (overrides)")
+    p.add_argument("--backend", choices=("local", "ray"), help="where the searches run (overrides)")
+    p.add_argument("--ray-address", help="Ray cluster to join, as HOST:6379 (overrides)")
     p.set_defaults(func=run)
 
 
@@ -29,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     cfg = LabelConfig.from_toml(args.config)
     changes: dict[str, Any] = {}
     changes["wthor"] = str(find(args.wthor or cfg.wthor))
-    for key in ("out", "positions", "workers"):
+    for key in ("out", "positions", "workers", "backend", "ray_address"):
         if getattr(args, key) is not None:
             changes[key] = getattr(args, key)
     cfg = dataclasses.replace(cfg, **changes)

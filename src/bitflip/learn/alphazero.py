@@ -16,9 +16,7 @@ Accepted nets are never rewritten or deleted. The directories and their records 
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import shutil
 import time
 from collections.abc import Callable
@@ -30,151 +28,23 @@ import torch
 import torch.nn.functional as F
 
 from bitflip._atomic import atomic_path, is_temporary
-from bitflip._watchdog import watch_driver
 from bitflip.learn.az_config import RunConfig
 from bitflip.learn.az_rundir import RunDir, initial_net, write_json
-from bitflip.learn.az_selfplay import (
-    SelfPlaySearch,
-    exact_scores,
-    keep_trained_rows,
-    selfplay_search,
-)
-from bitflip.learn.az_shards import TrainingData, read_selfplay_shards, write_selfplay_shard
+from bitflip.learn.az_selfplay_step import selfplay_step as selfplay_step  # the first step
+from bitflip.learn.az_shards import TrainingData, read_selfplay_shards
 from bitflip.learn.timelimit import time_limit
 from bitflip.nn.alphazero import AZNet, augment, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.device import pick_device
 from bitflip.nn.policy_value import NetPolicyValue
-from bitflip.nn.threads import single_thread_worker, torch_threads
 from bitflip.search.mcts import make_mcts
-from bitflip.search.mcts.games import MatchResult, play_games, play_match
+from bitflip.search.mcts.games import MatchResult, play_match
 
 Log = Callable[[str], None]
 
 
 def _quiet(_: str) -> None:
     pass
-
-
-# --- self-play --------------------------------------------------------------------------------
-
-
-def selfplay_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> list[Path]:
-    """Write this iteration's shards with the best net; existing shards are kept and skipped."""
-    net_path = initial_net(cfg, run)
-    sp = cfg.selfplay
-    n_shards = -(-sp.games_per_iteration // sp.concurrent_games)
-    todo = [
-        k for k in range(n_shards) if not (run.shards / f"it{iteration:04d}-{k:03d}.npz").exists()
-    ]
-    if not todo:
-        return []
-    if sp.backend == "ray":
-        return _selfplay_ray(cfg, run, iteration, net_path, todo)
-    if sp.workers > 1:
-        from concurrent.futures import ProcessPoolExecutor
-        from multiprocessing import get_context
-
-        ctx = get_context("spawn")
-        ex = ProcessPoolExecutor(
-            sp.workers, ctx, initializer=_selfplay_worker, initargs=(os.getpid(),)
-        )
-        try:
-            futures = [ex.submit(_shard_job, cfg, str(run.root), iteration, str(net_path), k)
-                       for k in todo]  # fmt: skip
-            return [Path(f.result()) for f in futures]
-        except BaseException:
-            # A time limit or Ctrl-C: the shards in progress are dropped (a resume makes them
-            # again) and the workers end now instead of finishing them.
-            for child in ctx.active_children():
-                child.kill()
-            raise
-        finally:
-            ex.shutdown(wait=True, cancel_futures=True)
-    out = []
-    # Self-play's batches are small: on a busy 2-core machine torch's two threads waited at
-    # every call's barrier and self-play ran 15x slower than on one (benchmarks/selfplay.md).
-    # A count the user set (OMP_NUM_THREADS) wins; training, after it, gets its threads back.
-    pinned = "OMP_NUM_THREADS" not in os.environ
-    with torch_threads(1) if pinned else contextlib.nullcontext():
-        for k in todo:
-            t0 = time.time()
-            out.append(Path(_shard_job(cfg, str(run.root), iteration, str(net_path), k)))
-            log(f"self-play it{iteration} shard {k + 1}/{n_shards}: {time.time() - t0:.1f}s")
-    return out
-
-
-def _selfplay_worker(driver: int) -> None:
-    """A self-play pool process: one thread, and gone when the driver is (even killed)."""
-    single_thread_worker()
-    watch_driver(driver)
-
-
-def _shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int) -> str:
-    run = RunDir(root)
-    policy_value = NetPolicyValue.from_file(net_path, cfg.device)
-    sp = cfg.selfplay
-    n = min(sp.concurrent_games, sp.games_per_iteration - k * sp.concurrent_games)
-    seed = cfg.seed * 1_000_003 + iteration * 1009 + k
-    mcts = selfplay_search(
-        policy_value, n, cfg.mcts, sp, seed=seed, value_margin=cfg.train.value_margin
-    )
-    temp_moves = 0 if cfg.mcts.root == "gumbel" else sp.temp_moves  # Gumbel noise explores
-    games = play_games(
-        [mcts], np.zeros((n, 2), np.int64), record=True, temp_moves=temp_moves,
-        noise=True, seed=seed,
-    )  # fmt: skip
-    if isinstance(mcts, SelfPlaySearch):
-        games = keep_trained_rows(games, mcts)
-    theoretical = None
-    if sp.exact_empties > 0:
-        theoretical = exact_scores(games.player, games.opponent, cfg.net.size, sp.exact_empties)
-    path = run.shards / f"it{iteration:04d}-{k:03d}.npz"
-    write_selfplay_shard(path, games, cfg.net.size, f"selfplay {Path(net_path).name}", theoretical)
-    return str(path)
-
-
-def _ray_shard_job(cfg: RunConfig, root: str, iteration: int, net_path: str, k: int) -> str:
-    """A shard on a Ray worker holding one CPU: numba and torch get one thread each.
-
-    Left at their defaults, both start a thread per core; on a busy machine their parallel
-    regions then wait for the scheduler at every call (a tiny shard took 20x longer).
-    """
-    single_thread_worker()
-    return _shard_job(cfg, root, iteration, net_path, k)
-
-
-def _selfplay_ray(
-    cfg: RunConfig, run: RunDir, iteration: int, net_path: Path, todo: list[int]
-) -> list[Path]:
-    """The shards of ``todo`` as Ray tasks (one CPU each); the driver waits for all of them.
-
-    With ``selfplay.ray_address`` empty, a local Ray instance with ``selfplay.workers`` CPUs is
-    started and shut down afterwards; a running instance or a cluster it joins is left alone.
-    The run directory must be reachable from every worker (a shared file system on a cluster).
-    """
-    try:
-        import ray
-    except ImportError:
-        raise ValueError(
-            "selfplay.backend = 'ray' needs Ray: pip install 'bitflip[distributed]'"
-        ) from None
-    sp = cfg.selfplay
-    started = False
-    if not ray.is_initialized():
-        if sp.ray_address:
-            ray.init(address=sp.ray_address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=sp.workers, include_dashboard=False, log_to_driver=False)
-        started = True
-    try:
-        job = ray.remote(num_cpus=1)(_ray_shard_job)
-        root = str(run.root.resolve())
-        refs = [job.remote(cfg, root, iteration, str(net_path.resolve()), k) for k in todo]
-        return [Path(p) for p in ray.get(refs)]
-    finally:
-        if started:
-            ray.shutdown()
 
 
 # --- training ---------------------------------------------------------------------------------

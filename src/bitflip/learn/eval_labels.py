@@ -13,8 +13,9 @@ end. This module makes such labels:
   the level's endgame depth, so late positions get perfect-play scores), from the side to
   move's view, in discs.
 
-Labels are written in chunks (``labels-NNNNN.npz``) by worker processes; a killed run resumes
-at the first missing chunk. ``bitflip train patterns`` then fits on them with
+Chunks of positions are labelled by worker processes or Ray tasks (:mod:`bitflip.jobs`) and
+written by the driver alone (``labels-NNNNN.npz``); a killed run resumes at the first missing
+chunk. ``bitflip train patterns`` then fits on them with
 ``labels = "<out>"`` (see ``configs/patterns-labels.toml``).
 
 :func:`exact_scores` labels given positions with their perfect-play scores, in chunks the same
@@ -24,10 +25,8 @@ way; the WTHOR fit uses it near the end of the games (``exact_empties``,
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import multiprocessing as mp
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -38,9 +37,12 @@ import numpy as np
 from bitflip._atomic import atomic_path, is_temporary
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcount
+from bitflip.jobs import BACKENDS, Backend, run_tasks
 from bitflip.tomlconfig import check_keys, read_toml
 
 LABEL_FILES = "labels-*.npz"
+_NOT_IN_KEY = ("workers", "out", "backend", "ray_address")
+"""Settings of where the labels are made, not of what they are."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,12 @@ class LabelConfig:
     chunk: int = 2000
     """Positions per chunk file (the unit of resume)."""
     workers: int = 2
-    """Processes labelling chunks (one engine on one thread each)."""
+    """Processes labelling chunks (one engine on one thread each); under backend 'ray' the
+    CPUs of the local Ray instance (a cluster's own CPUs are all used)."""
+    backend: str = "local"
+    """'local' (processes on this machine) or 'ray' (tasks on a Ray cluster; no shared disk)."""
+    ray_address: str = ""
+    """Ray cluster to join under backend 'ray' ('auto', 'HOST:6379'); empty: a local instance."""
     seed: int = 1
     out: str = "runs/labels"
 
@@ -86,13 +93,15 @@ class LabelConfig:
             raise ValueError("need 0 <= min_empties <= max_empties <= 59")
         if not 0.0 <= self.perturb <= 1.0:
             raise ValueError(f"perturb must be in [0, 1], not {self.perturb}")
+        if self.backend not in BACKENDS:
+            raise ValueError(f"backend must be local or ray, not {self.backend!r}")
         for name in ("positions", "chunk", "workers", "level"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
 
     def key(self) -> str:
         """Hash of the settings the labels depend on (chunks of another key are not reused)."""
-        d = {k: v for k, v in asdict(self).items() if k not in ("workers", "out")}
+        d = {k: v for k, v in asdict(self).items() if k not in _NOT_IN_KEY}
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
 
 
@@ -155,62 +164,73 @@ def label_chunk(p: np.ndarray, o: np.ndarray, level: int) -> np.ndarray:
     return out
 
 
-def _work(args: tuple[str, np.ndarray, np.ndarray, np.ndarray, int]) -> str:
-    path, p, o, game, level = args
-    scores = label_chunk(p, o, level)
-    with atomic_path(path, ".npz") as tmp:
-        np.savez(tmp, p=p, o=o, game=game, score=scores)
-    return path
+def _label_work(level: int, chunk: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    # A task of the labelling job (jobs.run_tasks): the chunk's scores go back to the driver.
+    return label_chunk(chunk[0], chunk[1], level)
 
 
-def make_labels(cfg: LabelConfig, progress: Callable[[int, int], None] | None = None) -> list[Path]:
-    """Label the configured positions (resuming) and return the chunk files."""
+def make_labels(
+    cfg: LabelConfig,
+    progress: Callable[[int, int], None] | None = None,
+    backend: Backend | None = None,
+) -> list[Path]:
+    """Label the configured positions (resuming) and return the chunk files.
+
+    ``backend`` (default: the config's ``backend``, ``ray_address`` and ``workers``) runs the
+    searches; this process alone writes the chunks, so Ray nodes need no shared folder.
+    """
     cfg.check()
     out = Path(cfg.out)
     out.mkdir(parents=True, exist_ok=True)
     (out / "labels.json").write_text(json.dumps({"key": cfg.key(), **asdict(cfg)}, indent=1))
     p, o, game = draw_positions(cfg)
     paths = [out / f"labels-{cfg.key()}-{k:05d}.npz" for k in range(-(-len(p) // cfg.chunk))]
-    todo = []
-    for k, path in enumerate(paths):
-        if not path.is_file():
-            s = slice(k * cfg.chunk, (k + 1) * cfg.chunk)
-            todo.append((str(path), p[s], o[s], game[s], cfg.level))
-    _run_chunks(_work, todo, len(paths), cfg.workers, progress)
+    todo = [k for k, path in enumerate(paths) if not path.is_file()]
+    rows = [slice(k * cfg.chunk, (k + 1) * cfg.chunk) for k in todo]
+
+    def store(k: int, s: slice, scores: np.ndarray) -> None:
+        with atomic_path(paths[k], ".npz") as tmp:
+            np.savez(tmp, p=p[s], o=o[s], game=game[s], score=scores)
+
+    if backend is None:
+        backend = Backend(cfg.backend, cfg.ray_address or None, cfg.workers)
+    chunks = [(p[s], o[s]) for s in rows]
+    _run_chunks(_label_work, cfg.level, chunks, todo, rows, store, len(paths), backend, progress)
     return paths
 
 
 def _run_chunks(
-    work: Callable[[Any], str],
-    todo: list[Any],
+    work: Callable[[Any, Any], np.ndarray],
+    shared: Any,
+    chunks: list[Any],
+    todo: list[int],
+    rows: list[slice],
+    store: Callable[[int, slice, np.ndarray], None],
     total: int,
-    workers: int,
+    backend: Backend,
     progress: Callable[[int, int], None] | None,
 ) -> None:
-    # Each item of ``todo`` makes one chunk file; ``total`` counts the chunks already there too.
-    from bitflip.core.parallel import single_thread_process
-
+    # ``work(shared, chunks[i])`` scores chunk ``todo[i]`` (rows ``rows[i]``); ``store`` writes
+    # it. ``total`` counts the chunks already there too.
     done = total - len(todo)
     if progress:
         progress(done, total)
-    pool = None
-    if workers > 1 and len(todo) > 1:
-        pool = mp.get_context("spawn").Pool(workers, initializer=single_thread_process)
-    with pool or contextlib.nullcontext():
-        for _ in pool.imap_unordered(work, todo) if pool else map(work, todo):
-            done += 1
-            if progress:
-                progress(done, total)
+
+    def stored(i: int, scores: np.ndarray) -> None:
+        nonlocal done
+        store(todo[i], rows[i], scores)
+        done += 1
+        if progress:
+            progress(done, total)
+
+    run_tasks(work, shared, chunks, backend, stored)
 
 
-def _solve_work(args: tuple[str, np.ndarray, np.ndarray]) -> str:
+def _solve_work(_: None, chunk: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
     from bitflip.search.exact import solve
 
-    path, p, o = args
-    scores = np.array([solve(a, b, FULL) for a, b in zip(p, o, strict=True)], dtype=np.int8)
-    with atomic_path(path, ".npz") as tmp:
-        np.savez(tmp, p=p, o=o, score=scores)
-    return path
+    p, o = chunk
+    return np.array([solve(a, b, FULL) for a, b in zip(p, o, strict=True)], dtype=np.int8)
 
 
 def exact_scores(
@@ -221,12 +241,14 @@ def exact_scores(
     workers: int = 2,
     chunk: int = 20_000,
     progress: Callable[[int, int], None] | None = None,
+    backend: Backend | None = None,
 ) -> np.ndarray:
     """Perfect-play margins of the positions (p, o), solved in chunks of ``chunk`` positions
-    by ``workers`` processes and kept in ``folder`` (``exact-<key>-NNNNN.npz``, the key a hash
-    of the positions): a killed run resumes at the first missing chunk, a finished one is read
-    back. WTHOR positions take about 5 ms each at 16 empties, 23 ms at 18 and 90 ms at 20 on
-    one core."""
+    by ``workers`` processes (or on ``backend``) and kept in ``folder``
+    (``exact-<key>-NNNNN.npz``, the key a hash of the positions), written by this process
+    alone: a killed run resumes at the first missing chunk, a finished one is read back.
+    WTHOR positions take about 5 ms each at 16 empties, 23 ms at 18 and 90 ms at 20 on one
+    core."""
     out = Path(folder)
     out.mkdir(parents=True, exist_ok=True)
     p = np.ascontiguousarray(p, dtype=np.uint64)
@@ -234,12 +256,16 @@ def exact_scores(
     key = hashlib.sha256(p.tobytes() + o.tobytes()).hexdigest()[:12]
     starts = range(0, len(p), chunk)
     paths = [out / f"exact-{key}-{k:05d}.npz" for k in range(len(starts))]
-    todo = [
-        (str(path), p[s : s + chunk], o[s : s + chunk])
-        for path, s in zip(paths, starts, strict=True)
-        if not path.is_file()
-    ]
-    _run_chunks(_solve_work, todo, len(paths), workers, progress)
+    todo = [k for k, path in enumerate(paths) if not path.is_file()]
+    rows = [slice(starts[k], starts[k] + chunk) for k in todo]
+
+    def store(k: int, s: slice, scores: np.ndarray) -> None:
+        with atomic_path(paths[k], ".npz") as tmp:
+            np.savez(tmp, p=p[s], o=o[s], score=scores)
+
+    chunks = [(p[s], o[s]) for s in rows]
+    backend = backend or Backend(workers=workers)
+    _run_chunks(_solve_work, None, chunks, todo, rows, store, len(paths), backend, progress)
     scores = np.zeros(len(p), dtype=np.int8)
     for path, s in zip(paths, starts, strict=True):
         try:
