@@ -135,7 +135,7 @@ def _run_pool(
 def import_ray() -> Any:
     """The ``ray`` module, or a one-line error saying how to install it."""
     try:
-        import ray
+        import ray  # the distributed extra: only a Ray backend needs it
     except ImportError:
         raise ValueError(
             "backend 'ray' needs Ray: pip install 'bitflip[distributed]' (or pip install ray)"

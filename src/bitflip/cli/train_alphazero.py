@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 from collections.abc import Callable
 
 from bitflip.cli._numbers import COUNT, COUNT_OR_ZERO, MINUTES
@@ -65,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
         args.config, {"dir": args.out, "iterations": args.iterations, "device": args.device}
     )
     if args.backend is not None or args.ray_address is not None:
-        import dataclasses
-
         sp = cfg.selfplay
         sp = dataclasses.replace(
             sp, backend=args.backend or sp.backend, ray_address=args.ray_address or sp.ray_address
