@@ -127,6 +127,8 @@ def test_choose_moves_temperature() -> None:
     assert list(greedy) == [10, 10]
     sampled = [choose_moves(visits[:1], np.ones(1), rng)[0] for _ in range(200)]
     assert set(sampled) == {10, 20}
+    unsearched = np.zeros((1, 65), np.float32)  # a game left out of the round
+    assert 0 <= choose_moves(unsearched, np.ones(1), rng)[0] <= 64
 
 
 def test_rollouts_score_a_finished_game_exactly() -> None:

@@ -244,12 +244,13 @@ def choose_moves(
 ) -> np.ndarray:
     """A move per row: sampled in proportion to visits where temperature > 0, else most visited.
 
-    Ties among the most visited moves are broken at random.
+    Ties among the most visited moves are broken at random. A row without visits (a game the
+    search left out this round) has no proportions: it takes the tie-break too.
     """
     moves = np.empty(visits.shape[0], np.int64)
     for g in range(visits.shape[0]):
         v = visits[g].astype(np.float64)
-        if temperature[g] > 0:
+        if temperature[g] > 0 and v.any():
             w = v ** (1.0 / temperature[g])
             moves[g] = rng.choice(len(v), p=w / w.sum())
         else:
