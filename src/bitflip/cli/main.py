@@ -2,7 +2,7 @@
 
 Each subcommand is a module of this package with ``register(subparsers)``. A module imports at
 the top only the light layers (core, formats, its helpers in ``cli``, data paths, search limits
-and levels); the engine, agents, search kernels, arena, learners, networks and web app are
+and levels); the engine, agents, evaluations, search, arena, learners, networks and web app are
 imported inside the function that runs the command, so ``bitflip --help`` compiles no kernel and
 needs no optional package, and a searching command says it compiles before it does.
 
