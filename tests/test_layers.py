@@ -165,6 +165,15 @@ NEVER_LOADED = [
         id="core-and-cli-without-torch",
     ),
     pytest.param(
+        "bitflip.cli.main",
+        "bitflip.cli.main.build_parser()",
+        (
+            *("bitflip.engine", "bitflip.agents", "bitflip.eval", "bitflip.search.driver"),
+            *("bitflip.arena", "bitflip.learn", "bitflip.nn", "bitflip.web", "fastapi", "torch"),
+        ),
+        id="cli-help-imports-only-the-light-layers",
+    ),
+    pytest.param(
         "bitflip.agents, bitflip.search.mcts, bitflip.search.mcts.agent",
         "bitflip.agents.make_agent('mcts:sims=4,size=4')",
         ("torch",),
