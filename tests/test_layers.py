@@ -38,7 +38,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig", "_atomic"},
     "learn": _BASE
     | {"eval", "search", "agents", "formats", "engine", "nn", "tomlconfig", "datadir", "_watchdog"}
-    | {"_progress", "_atomic", "jobs"},
+    | {"_progress", "_atomic", "jobs", "arena"},  # arena: AlphaZero's gate is arena's SPRT
     "protocols": _BASE | {"formats", "search", "agents", "engine"},
     "arena": _BASE
     | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir", "_watchdog"}

@@ -82,9 +82,21 @@ def test_finds_the_move_that_wins_at_once() -> None:
 
 
 def test_draws_are_worth_zero() -> None:
-    assert _terminal_value(np.uint64(0b11), np.uint64(0b1100)) == 0.0
-    assert _terminal_value(np.uint64(0b111), np.uint64(0b1000)) == 1.0
+    full = np.uint64(0xFFFF)  # a 4x4 board in the low bits (only the count of squares matters)
+    assert _terminal_value(np.uint64(0b11), np.uint64(0b1100), full, 0.0) == 0.0
+    assert _terminal_value(np.uint64(0b111), np.uint64(0b1000), full, 0.0) == 1.0
     assert margin_with_empties(0, 16) == 0 and margin_with_empties(2, 14) == 16
+
+
+def test_finished_games_are_valued_on_the_nets_scale() -> None:
+    """value_margin blends the margin in (empties to the winner), as the net's target does."""
+    full = np.uint64(0xFFFF)
+    win = _terminal_value(np.uint64(0b111), np.uint64(0b1000), full, 0.5)  # 3-1, 12 empty: +14
+    assert win == pytest.approx(0.5 + 0.5 * 14 / 16)
+    loss = _terminal_value(np.uint64(0b1000), np.uint64(0b111), full, 1.0)
+    assert loss == pytest.approx(-14 / 16)
+    with pytest.raises(ValueError, match="value_margin"):
+        MCTSConfig(value_margin=1.5)
 
 
 def test_virtual_loss_batches_leaves_of_many_games() -> None:

@@ -20,6 +20,12 @@ def register(sub: Subparsers) -> None:
         "--backend", choices=("local", "ray"), help="where self-play runs (overrides the config)"
     )
     p.add_argument("--ray-address", help="Ray cluster to join, as HOST:6379 (overrides)")
+    p.add_argument(
+        "--init-net",
+        metavar="NET",
+        help="generation 0 of a new run folder: 'builtin' (the shipped net for the size) or a "
+        "net file (overrides the config's init_net; a run with accepted nets keeps its own)",
+    )
     p.add_argument("--step", choices=("selfplay", "train", "gate"), help="run only this step")
     p.add_argument(
         "--iteration", type=COUNT_OR_ZERO, help="iteration of --step (default: the next one)"
@@ -63,8 +69,10 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.learn.timelimit import TimeLimitReached
 
     cfg = load_config(
-        args.config, {"dir": args.out, "iterations": args.iterations, "device": args.device}
-    )
+        args.config,
+        {"dir": args.out, "iterations": args.iterations, "device": args.device,
+         "init_net": args.init_net},
+    )  # fmt: skip
     if args.backend is not None or args.ray_address is not None:
         sp = cfg.selfplay
         sp = dataclasses.replace(

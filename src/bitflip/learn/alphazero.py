@@ -28,6 +28,7 @@ import torch
 import torch.nn.functional as F
 
 from bitflip._atomic import atomic_path, is_temporary
+from bitflip.learn import az_gate
 from bitflip.learn.az_config import RunConfig
 from bitflip.learn.az_rundir import RunDir, initial_net, write_json
 from bitflip.learn.az_selfplay_step import selfplay_step as selfplay_step  # the first step
@@ -37,7 +38,7 @@ from bitflip.nn.alphazero import AZNet, augment, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
 from bitflip.nn.device import pick_device
 from bitflip.nn.policy_value import NetPolicyValue
-from bitflip.search.mcts import make_mcts
+from bitflip.search.mcts import MCTSConfig, make_mcts
 from bitflip.search.mcts.games import MatchResult, play_match
 
 Log = Callable[[str], None]
@@ -142,18 +143,20 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
 
 
 def accept(result: MatchResult, cfg: RunConfig) -> bool:
-    """The gating decision for a candidate's result against the best net."""
-    rule = cfg.gate.rule
-    if rule == "always":
-        return True
-    if rule == "report":  # the report: >= 60% of the decisive games
-        decisive = result.wins + result.losses
-        return decisive > 0 and result.wins / decisive >= 0.6
-    return result.score >= cfg.gate.threshold
+    """The verdict of the run's fixed-size gate rule on a whole match (not "sprt")."""
+    return az_gate.accept(result, cfg.gate)
+
+
+def search_config(cfg: RunConfig, sims: int = 0) -> MCTSConfig:
+    """The run's search (``sims`` > 0: that many simulations), finished games valued on the
+    scale of the value target (``train.value_margin``)."""
+    mcfg = cfg.mcts if sims <= 0 else replace(cfg.mcts, sims=sims)
+    return replace(mcfg, value_margin=cfg.train.value_margin)
 
 
 def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> dict[str, object]:
-    """Match the candidate against the best net; accept it as a new generation if it wins."""
+    """Match the candidate against the best net (:mod:`bitflip.learn.az_gate`); accept it as a
+    new generation if the gate rule says so."""
     done = run.gated(iteration)
     if done is not None:
         return done
@@ -165,18 +168,25 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
     already = any(json.loads(j.read_text()).get("iteration") == iteration for j in gens)
     if already:  # killed after accepting, before writing the gating record
         decision: dict[str, object] = {"candidate": cand.name, "accepted": True, "recovered": True}
+        log(f"gate it{iteration}: {cand.name} accepted (recovered)")
     else:
-        device = pick_device(cfg.device)
-        mcfg = cfg.mcts if cfg.gate.sims <= 0 else replace(cfg.mcts, sims=cfg.gate.sims)
+        mcfg = search_config(cfg, cfg.gate.sims)
         n = 2 * cfg.gate.pairs
-        a = make_mcts(NetPolicyValue(load_az_net(cand, device), device), n, mcfg)
-        b = make_mcts(NetPolicyValue(load_az_net(best, device), device), n, mcfg)
-        result = play_match(a, b, cfg.gate.pairs, opening_plies=cfg.gate.opening_plies,
-                            seed=cfg.seed * 31 + iteration)  # fmt: skip
-        ok = accept(result, cfg)
-        decision = {"candidate": cand.name, "best": best.name, "wins": result.wins,
-                    "draws": result.draws, "losses": result.losses, "score": result.score,
-                    "rule": cfg.gate.rule, "accepted": ok}  # fmt: skip
+        # Each net values finished games on its own training target's scale (generation 0
+        # may come from another run: run.init_net).
+        nets = [NetPolicyValue.from_file(path, cfg.device) for path in (cand, best)]
+        a, b = (make_mcts(pv, n, replace(mcfg, value_margin=pv.value_margin)) for pv in nets)
+
+        def play_round(k: int) -> MatchResult:
+            # Round k's openings are its own (seeded by iteration and round), never repeated.
+            seed = cfg.seed * 31 + iteration + 7_919 * k
+            return play_match(a, b, cfg.gate.pairs, opening_plies=cfg.gate.opening_plies,
+                              seed=seed)  # fmt: skip
+
+        verdict = az_gate.run_gate(play_round, cfg.gate, log)
+        ok = verdict.accepted
+        decision = {"candidate": cand.name, "best": best.name, "rule": cfg.gate.rule,
+                    **verdict.record()}  # fmt: skip
         if ok:
             target = run.accepted / cand.name
             if not target.exists():
@@ -184,7 +194,7 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
                     shutil.copyfile(cand, tmp)
             write_json(run.accepted / f"{len(gens):04d}.json",
                         {"net": cand.name, "iteration": iteration})  # fmt: skip
-    log(f"gate it{iteration}: {decision}")
+        log(f"gate it{iteration}: {cand.name} against {best.name}: {verdict.line()}")
     write_json(run.gating / f"it{iteration:04d}.json", decision)
     return decision
 

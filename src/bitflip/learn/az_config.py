@@ -77,13 +77,27 @@ class NetTrainConfig:
 class GateConfig:
     """How a candidate is accepted or rejected against the current best net."""
 
+    rule: str = "sprt"
+    """'sprt': a sequential test over Elo bounds, played in rounds of ``pairs`` pairs until it
+    decides or ``max_games`` are played (undecided there: rejected); 'score': one match of
+    ``pairs`` pairs, accepted when the score is >= threshold; 'report': the report's rule, at
+    least 60% of the decisive games won; 'always': accept every candidate."""
     pairs: int = 20
-    """Pairs of games (colours swapped) from distinct random openings."""
+    """Pairs of games (colours swapped) from distinct random openings: a round of the test
+    under 'sprt', the whole match under the other rules."""
     opening_plies: int = 4
     """Random plies played before the nets take over, so that the games differ."""
-    rule: str = "score"
-    """'score': accept when the score is >= threshold; 'report': the report's rule, at least
-    60% of the decisive games won (40 games at pairs = 20); 'always': accept every candidate."""
+    elo0: float = 0.0
+    """Under 'sprt': H0, the candidate is this much better than the best net (reject)."""
+    elo1: float = 40.0
+    """Under 'sprt': H1, the candidate is this much better (accept); the test needs fewer games
+    the farther apart elo0 and elo1 are."""
+    alpha: float = 0.05
+    """Under 'sprt': the chance of accepting a candidate that is only elo0 better."""
+    beta: float = 0.05
+    """Under 'sprt': the chance of rejecting a candidate that is elo1 better."""
+    max_games: int = 200
+    """Under 'sprt': the cap on games; a test undecided there rejects the candidate."""
     threshold: float = 0.55
     """Points per game needed under rule 'score' (draws count half)."""
     sims: int = 0
@@ -102,6 +116,11 @@ class RunConfig:
     """Seed of every random choice (noise, temperature, openings, batches)."""
     device: str = "auto"
     """'auto' (CUDA when present), 'cpu' or 'cuda'."""
+    init_net: str = ""
+    """Generation 0 of a new run directory: '' a fresh net (seeded); 'builtin' the net the
+    package ships for ``net.size``; a net file, or the name of one in the package's data
+    (``az-1ed22e5ff532.pt``). Its shape must be ``[net]``'s. A run that
+    already has accepted nets goes on from its own last one."""
     net: AZNetConfig = field(default_factory=AZNetConfig)
     mcts: MCTSConfig = field(default_factory=MCTSConfig)
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
@@ -109,8 +128,21 @@ class RunConfig:
     gate: GateConfig = field(default_factory=GateConfig)
 
     def __post_init__(self) -> None:
-        if self.gate.rule not in ("score", "report", "always"):
-            raise ValueError(f"gate.rule must be score, report or always, not {self.gate.rule!r}")
+        gate = self.gate
+        if gate.rule not in ("sprt", "score", "report", "always"):
+            raise ValueError(
+                f"gate.rule must be sprt, score, report or always, not {gate.rule!r}"
+            )
+        if gate.pairs < 1 or gate.max_games < 2 * gate.pairs:
+            raise ValueError(
+                f"gate.pairs must be >= 1 and gate.max_games >= 2 * pairs, not {gate.pairs} "
+                f"and {gate.max_games}"
+            )
+        if gate.elo1 <= gate.elo0 or not (0 < gate.alpha < 1 and 0 < gate.beta < 1):
+            raise ValueError(
+                f"gate needs elo1 > elo0 and alpha, beta in (0, 1), not elo0 {gate.elo0}, "
+                f"elo1 {gate.elo1}, alpha {gate.alpha}, beta {gate.beta}"
+            )
         sp, tc = self.selfplay, self.train
         if not 0.0 < sp.full_search_prob <= 1.0:
             raise ValueError(

@@ -12,14 +12,15 @@ Records are JSON written whole (:func:`write_json`, through :mod:`bitflip._atomi
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import torch
 
-from bitflip._atomic import write_text
+from bitflip._atomic import atomic_path, write_text
 from bitflip.learn.az_config import RunConfig
 from bitflip.nn.alphazero import AZNet
-from bitflip.nn.checkpoint import save_model
+from bitflip.nn.checkpoint import load_az_model, save_model
 
 
 def write_json(path: Path, obj: object) -> None:
@@ -87,11 +88,45 @@ class RunDir:
 
 
 def initial_net(cfg: RunConfig, run: RunDir) -> Path:
-    """Generation 0: a freshly initialised net (seeded), accepted once and for all."""
+    """Generation 0, accepted once and for all: a copy of ``cfg.init_net`` (``builtin``: the net
+    the package ships for the board size; a bare file name: that file of the package's data),
+    or a freshly initialised net (seeded).
+
+    A run whose directory is gone (a new machine) thus starts again from the last net the
+    repository keeps instead of from nothing.
+    """
     gens = run.generations()
     if gens:
         return run.best_net()
+    if cfg.init_net:
+        source = _init_source(cfg)
+        path = run.accepted / source.name
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with atomic_path(path) as tmp:
+                shutil.copyfile(source, tmp)
+        write_json(run.accepted / "0000.json",
+                   {"net": path.name, "iteration": -1, "from": str(source)})  # fmt: skip
+        return path
     torch.manual_seed(cfg.seed)
     path = save_model(AZNet(cfg.net), run.accepted, lineage={"generation": 0, "parent": None})
     write_json(run.accepted / "0000.json", {"net": path.name, "iteration": -1})
     return path
+
+
+def _init_source(cfg: RunConfig) -> Path:
+    """The net file that ``cfg.init_net`` names, checked against the run's net config."""
+    from bitflip.nn.agents import DATA_DIR, shipped_az_net
+
+    source = shipped_az_net(cfg.net.size) if cfg.init_net == "builtin" else Path(cfg.init_net)
+    if not source.exists() and (DATA_DIR / source).exists():
+        source = DATA_DIR / source  # a net the package ships, by its file name
+    if not source.exists():
+        raise ValueError(f"run.init_net: no net file {source} (nor in {DATA_DIR})")
+    config = load_az_model(source).config
+    if config != cfg.net:
+        raise ValueError(
+            f"run.init_net: {source.name} is a net of another shape than the config's [net] "
+            f"({config} against {cfg.net})"
+        )
+    return source

@@ -187,14 +187,21 @@ def load_model(path: str | Path, device: str | torch.device = "cpu") -> LoadedMo
     return LoadedModel(model, config, obj.get("lineage", {}), obj.get("metrics", {}), path)
 
 
-def load_az_net(path: str | Path, device: str | torch.device = "cpu") -> AZNet:
-    """The AlphaZero network of a model file (a value or policy file is refused by name)."""
+def load_az_model(path: str | Path, device: str | torch.device = "cpu") -> LoadedModel:
+    """A model file that holds an AlphaZero network (a value or policy file is refused by name)."""
     loaded = load_model(path, device)
     if not isinstance(loaded.model, AZNet):
         raise CheckpointError(
             f"{path}: a {loaded.config.kind} network, not an AlphaZero (az) network"
         )
-    return loaded.model
+    return loaded
+
+
+def load_az_net(path: str | Path, device: str | torch.device = "cpu") -> AZNet:
+    """The AlphaZero network of a model file (a value or policy file is refused by name)."""
+    model = load_az_model(path, device).model
+    assert isinstance(model, AZNet)
+    return model
 
 
 def convert_legacy_az(path: str | Path, directory: str | Path, tag: str | None = None) -> Path:

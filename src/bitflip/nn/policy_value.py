@@ -8,21 +8,34 @@ is never slower at torch's default thread count than on one thread.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 
 from bitflip.nn.alphazero import AZNet, action_squares, encode
-from bitflip.nn.checkpoint import load_az_net
+from bitflip.nn.checkpoint import load_az_model
 from bitflip.nn.device import pick_device
 from bitflip.nn.threads import forward_macs, threads_for_batch, torch_threads
 
 
 class NetPolicyValue:
-    """Evaluates whole leaf batches with one forward pass (chunked at ``max_batch``)."""
+    """Evaluates whole leaf batches with one forward pass (chunked at ``max_batch``).
 
-    def __init__(self, net: AZNet, device: str | torch.device = "cpu", max_batch: int = 4096):
+    ``value_margin`` is the blend of the value target the net was trained on (``(1 - x) *
+    result + x * margin / squares``, from its file's lineage; 0 when unknown): a search with
+    this net values finished games the same way (``MCTSConfig.value_margin``).
+    """
+
+    def __init__(
+        self,
+        net: AZNet,
+        device: str | torch.device = "cpu",
+        max_batch: int = 4096,
+        value_margin: float = 0.0,
+    ):
         self.net = net.to(device).eval()
+        self.value_margin = value_margin
         self.device = torch.device(device)
         self.size = net.config.size
         self.max_batch = max_batch
@@ -34,7 +47,9 @@ class NetPolicyValue:
     @classmethod
     def from_file(cls, path: str | Path, device: str = "auto") -> NetPolicyValue:
         dev = pick_device(device)
-        return cls(load_az_net(path, dev), dev)
+        loaded = load_az_model(path, dev)
+        assert isinstance(loaded.model, AZNet)
+        return cls(loaded.model, dev, value_margin=trained_value_margin(loaded.lineage))
 
     @torch.inference_mode()
     def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -60,3 +75,11 @@ class NetPolicyValue:
             probs = torch.softmax(logits.float(), dim=1).cpu().numpy()
             policy[sl][:, self._columns] = probs
             values[sl] = v.float().cpu().numpy()
+
+
+def trained_value_margin(lineage: dict[str, Any]) -> float:
+    """``train.value_margin`` of the run in a net's lineage (0 when it is not recorded)."""
+    config = lineage.get("config")
+    train = config.get("train") if isinstance(config, dict) else None
+    x = train.get("value_margin", 0.0) if isinstance(train, dict) else 0.0
+    return float(x) if isinstance(x, int | float) and 0.0 <= x <= 1.0 else 0.0

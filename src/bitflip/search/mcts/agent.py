@@ -58,9 +58,12 @@ class MCTSAgent:
             raise ValueError(f"exact must be >= 0, not {exact}")
         self.exact = exact
         self.rng = np.random.default_rng(seed)
+        # Finished games on the net's own value scale (its training target's margin blend).
+        margin = float(getattr(policy_value, "value_margin", 0.0))
         self.config = MCTSConfig(
-            sims=sims, cpuct=cpuct, leaves_per_game=leaves, root=root, gumbel_m=gumbel_m
-        )
+            sims=sims, cpuct=cpuct, leaves_per_game=leaves, root=root, gumbel_m=gumbel_m,
+            value_margin=margin,
+        )  # fmt: skip
         self.policy_value = policy_value
         self.rollouts = rollouts
         self.seed = seed

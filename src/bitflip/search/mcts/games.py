@@ -190,6 +190,9 @@ class MatchResult:
     wins: int
     draws: int
     losses: int
+    pentanomial: tuple[int, int, int, int, int] | None = None
+    """Colour-swapped pairs in which A scored 0, 0.5, 1, 1.5 and 2 points (None: not paired);
+    what a sequential test of paired games counts (:func:`bitflip.arena.sprt.sprt_pentanomial`)."""
 
     @property
     def games(self) -> int:
@@ -216,6 +219,9 @@ def play_match(
     openings = np.repeat(op, 2, axis=0)
     games = play_games([a, b], seats, opening_plies=opening_plies, openings=openings, seed=seed + 1)
     a_margin = np.where(seats[:, 0] == 0, games.black_margin, -games.black_margin)
+    points = (np.sign(a_margin) + 1).reshape(pairs, 2).sum(axis=1)  # half-points of each pair
+    penta = np.bincount(points, minlength=5)
     return MatchResult(
-        int((a_margin > 0).sum()), int((a_margin == 0).sum()), int((a_margin < 0).sum())
-    )
+        int((a_margin > 0).sum()), int((a_margin == 0).sum()), int((a_margin < 0).sum()),
+        (int(penta[0]), int(penta[1]), int(penta[2]), int(penta[3]), int(penta[4])),
+    )  # fmt: skip

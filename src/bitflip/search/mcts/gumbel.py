@@ -171,7 +171,7 @@ class GumbelMCTS(BatchedSearch):
         pool.reset(all_p, all_o, which)
         first = np.full(pool.games, np.nan)  # each child's own value, for its mover
         ends = valid.ravel() & game_over_many(cp, co, self.mask)
-        first[slots[ends]] = _terminal_values(cp[ends], co[ends])
+        first[slots[ends]] = _terminal_values(cp[ends], co[ends], self.mask, cfg.value_margin)
 
         schedules = [halving_schedule(int(k), cfg.sims) for k in m_g]
         rounds = max(len(s) for s in schedules)
@@ -259,8 +259,11 @@ def _legal_columns(legal: np.ndarray) -> np.ndarray:
     return out
 
 
-def _terminal_values(p: np.ndarray, o: np.ndarray) -> np.ndarray:
-    """+1 / 0 / -1 for the side to move of finished positions (as the tree scores them)."""
-    mine = np.array([int(x).bit_count() for x in p])
-    theirs = np.array([int(x).bit_count() for x in o])
-    return np.asarray(np.sign(mine - theirs), np.float64)
+def _terminal_values(
+    p: np.ndarray, o: np.ndarray, mask: np.uint64, margin_weight: float
+) -> np.ndarray:
+    """The values of finished positions for their side to move, as the tree scores them."""
+    return np.array(
+        [t._terminal_value(a, b, mask, margin_weight) for a, b in zip(p, o, strict=True)],
+        np.float64,
+    )

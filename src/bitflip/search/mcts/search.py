@@ -67,6 +67,10 @@ class MCTSConfig:
     """c_visit of sigma(q) = (c_visit + max_b N(b)) * c_scale * q under root 'gumbel'."""
     gumbel_c_scale: float = 1.0
     """c_scale of sigma(q), with q mapped from [-1, 1] to [0, 1], under root 'gumbel'."""
+    value_margin: float = 0.0
+    """Finished games in the tree are worth ``(1 - x) * result + x * margin / squares``: set it
+    to the net's value target (``train.value_margin``), else the search weighs the net's leaves
+    and the game's ends on two scales (0: +1 / 0 / -1, AlphaZero's)."""
 
     def __post_init__(self) -> None:
         if self.root not in ("puct", "gumbel"):
@@ -79,6 +83,8 @@ class MCTSConfig:
             raise ValueError(f"leaves_per_game must be >= 1, not {self.leaves_per_game}")
         if self.cpuct <= 0:
             raise ValueError(f"cpuct must be > 0, not {self.cpuct}")
+        if not 0.0 <= self.value_margin <= 1.0:
+            raise ValueError(f"value_margin must be in [0, 1], not {self.value_margin}")
 
 
 @dataclass
@@ -225,7 +231,7 @@ class BatchedMCTS(BatchedSearch):
         parallel.call(
             t.select_leaves, t.select_leaves_parallel, work, pool.node_arrays, pool.edge_arrays,
             pool.leaf_arrays, pool.ncount, pool.sims, todo, cfg.sims, k_leaves, cfg.cpuct,
-            cfg.fpu, cfg.virtual_loss, self.mask,
+            cfg.fpu, cfg.virtual_loss, self.mask, cfg.value_margin,
         )  # fmt: skip
 
     def expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:

@@ -7,7 +7,9 @@ the caller has evaluated that batch, expands the leaves and backs their values u
 lc0's AddInput / ComputeBlocking shape: the network sees one big batch per round, not one leaf.
 
 Values are from the view of the side to move at a node; an edge's ``W`` is from the view of the
-side that plays it. Terminal positions are scored +1 / -1 / 0 (draws are 0, not losses).
+side that plays it. Terminal positions are scored +1 / -1 / 0 (draws are 0, not losses),
+blended with the final margin by ``margin_weight`` (``MCTSConfig.value_margin``): a net trained
+on ``(1 - x) * result + x * margin / squares`` must meet the end of the game on its own scale.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from numba import njit, prange
 
 from bitflip.core.arrays import legal_moves_inline as legal_moves
 from bitflip.core.arrays import play_inline as play
-from bitflip.core.bitboard import U1, game_over, lowest_square, popcount
+from bitflip.core.bitboard import U1, final_margin, game_over, lowest_square, popcount
 from bitflip.core.geometry import PASS
 from bitflip.core.parallel import serial_and_parallel
 
@@ -136,19 +138,19 @@ def _revert(
 
 
 @njit(cache=True)
-def _terminal_value(p: np.uint64, o: np.uint64) -> float:
-    diff = popcount(p) - popcount(o)
-    if diff > 0:
-        return 1.0
-    if diff < 0:
-        return -1.0
-    return 0.0
+def _terminal_value(p: np.uint64, o: np.uint64, mask: np.uint64, margin_weight: float) -> float:
+    """A finished position's value for its mover: ``(1 - x) * sign + x * margin / squares``."""
+    margin = final_margin(p, o, mask)
+    sign = 1.0 if margin > 0 else -1.0 if margin < 0 else 0.0
+    if margin_weight == 0.0:
+        return sign
+    return (1.0 - margin_weight) * sign + margin_weight * margin / popcount(mask)
 
 
 def _select_leaves(
     nodes: Arrays, edges: Arrays, leaves: Arrays, ncount: np.ndarray, sims: np.ndarray,
     active: np.ndarray, target: int, k_leaves: int, cpuct: float, fpu: float, vloss: float,
-    mask: np.uint64
+    mask: np.uint64, margin_weight: float
 ) -> None:  # fmt: skip
     """Descend up to ``k_leaves`` times in each active tree; fill the leaf slots.
 
@@ -218,7 +220,7 @@ def _select_leaves(
                 o = no_[g, node]
                 if game_over(p, o, mask):
                     nstate[g, node] = TERMINAL
-                    nvalue[g, node] = _terminal_value(p, o)
+                    nvalue[g, node] = _terminal_value(p, o, mask, margin_weight)
                     st = TERMINAL
                 else:
                     nstate[g, node] = PENDING
