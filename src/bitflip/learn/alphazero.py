@@ -148,10 +148,8 @@ def accept(result: MatchResult, cfg: RunConfig) -> bool:
 
 
 def search_config(cfg: RunConfig, sims: int = 0) -> MCTSConfig:
-    """The run's search (``sims`` > 0: that many simulations), finished games valued on the
-    scale of the value target (``train.value_margin``)."""
-    mcfg = cfg.mcts if sims <= 0 else replace(cfg.mcts, sims=sims)
-    return replace(mcfg, value_margin=cfg.train.value_margin)
+    """The run's search, with ``sims`` simulations when > 0 (the gate's)."""
+    return cfg.mcts if sims <= 0 else replace(cfg.mcts, sims=sims)
 
 
 def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> dict[str, object]:
@@ -172,8 +170,8 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
     else:
         mcfg = search_config(cfg, cfg.gate.sims)
         n = 2 * cfg.gate.pairs
-        # Each net values finished games on its own training target's scale (generation 0
-        # may come from another run: run.init_net).
+        # Each net values finished games as its own run's search did (generation 0 may come
+        # from another run: run.init_net).
         nets = [NetPolicyValue.from_file(path, cfg.device) for path in (cand, best)]
         a, b = (make_mcts(pv, n, replace(mcfg, value_margin=pv.value_margin)) for pv in nets)
 

@@ -119,7 +119,7 @@ class RunConfig:
     init_net: str = ""
     """Generation 0 of a new run directory: '' a fresh net (seeded); 'builtin' the net the
     package ships for ``net.size``; a net file, or the name of one in the package's data
-    (``az-1ed22e5ff532.pt``). Its shape must be ``[net]``'s. A run that
+    (``az-1ed22e5ff532.pt``). It must be the net ``[net]`` describes. A run that
     already has accepted nets goes on from its own last one."""
     net: AZNetConfig = field(default_factory=AZNetConfig)
     mcts: MCTSConfig = field(default_factory=MCTSConfig)
@@ -130,9 +130,7 @@ class RunConfig:
     def __post_init__(self) -> None:
         gate = self.gate
         if gate.rule not in ("sprt", "score", "report", "always"):
-            raise ValueError(
-                f"gate.rule must be sprt, score, report or always, not {gate.rule!r}"
-            )
+            raise ValueError(f"gate.rule must be sprt, score, report or always, not {gate.rule!r}")
         if gate.pairs < 1 or gate.max_games < 2 * gate.pairs:
             raise ValueError(
                 f"gate.pairs must be >= 1 and gate.max_games >= 2 * pairs, not {gate.pairs} "
@@ -156,6 +154,11 @@ class RunConfig:
             raise ValueError("train.backfill_exact needs selfplay.exact_empties > 0")
         if not 0.0 <= tc.value_margin <= 1.0:
             raise ValueError(f"train.value_margin must be in [0, 1], not {tc.value_margin}")
+        if self.mcts.value_margin not in (0.0, tc.value_margin):
+            raise ValueError(
+                f"mcts.value_margin must be 0 (the old +1 / -1 ends) or train.value_margin "
+                f"({tc.value_margin}), not {self.mcts.value_margin}"
+            )
         if self.selfplay.backend not in ("local", "ray"):
             raise ValueError(
                 f"selfplay.backend must be local or ray, not {self.selfplay.backend!r}"

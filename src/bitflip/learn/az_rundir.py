@@ -126,7 +126,7 @@ def _init_source(cfg: RunConfig) -> Path:
     config = load_az_model(source).config
     if config != cfg.net:
         raise ValueError(
-            f"run.init_net: {source.name} is a net of another shape than the config's [net] "
+            f"run.init_net: {source.name} is not the net that [net] describes "
             f"({config} against {cfg.net})"
         )
     return source

@@ -22,9 +22,9 @@ from bitflip.nn.threads import forward_macs, threads_for_batch, torch_threads
 class NetPolicyValue:
     """Evaluates whole leaf batches with one forward pass (chunked at ``max_batch``).
 
-    ``value_margin`` is the blend of the value target the net was trained on (``(1 - x) *
-    result + x * margin / squares``, from its file's lineage; 0 when unknown): a search with
-    this net values finished games the same way (``MCTSConfig.value_margin``).
+    ``value_margin`` is how the net's own run valued finished games in its search (``(1 - x) *
+    result + x * margin / squares``, ``mcts.value_margin`` in its file's lineage; 0 when not
+    recorded): a search with this net does the same (``MCTSConfig.value_margin``).
     """
 
     def __init__(
@@ -78,8 +78,9 @@ class NetPolicyValue:
 
 
 def trained_value_margin(lineage: dict[str, Any]) -> float:
-    """``train.value_margin`` of the run in a net's lineage (0 when it is not recorded)."""
+    """``mcts.value_margin`` of the run in a net's lineage: how its self-play valued finished
+    games (0, +1 / 0 / -1, when not recorded: the runs before the setting)."""
     config = lineage.get("config")
-    train = config.get("train") if isinstance(config, dict) else None
-    x = train.get("value_margin", 0.0) if isinstance(train, dict) else 0.0
+    mcts = config.get("mcts") if isinstance(config, dict) else None
+    x = mcts.get("value_margin", 0.0) if isinstance(mcts, dict) else 0.0
     return float(x) if isinstance(x, int | float) and 0.0 <= x <= 1.0 else 0.0

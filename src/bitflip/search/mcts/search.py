@@ -69,8 +69,8 @@ class MCTSConfig:
     """c_scale of sigma(q), with q mapped from [-1, 1] to [0, 1], under root 'gumbel'."""
     value_margin: float = 0.0
     """Finished games in the tree are worth ``(1 - x) * result + x * margin / squares``: set it
-    to the net's value target (``train.value_margin``), else the search weighs the net's leaves
-    and the game's ends on two scales (0: +1 / 0 / -1, AlphaZero's)."""
+    to the net's value target (an AlphaZero run's ``train.value_margin``), else the search
+    weighs the net's leaves and the game's ends on two scales (0: +1 / 0 / -1, AlphaZero's)."""
 
     def __post_init__(self) -> None:
         if self.root not in ("puct", "gumbel"):
