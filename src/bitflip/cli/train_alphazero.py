@@ -12,7 +12,7 @@ from bitflip.cli._subcommand import Subparsers, add_subcommand
 
 def register(sub: Subparsers) -> None:
     p = add_subcommand(sub, "train alphazero")
-    p.add_argument("--config", required=True, help="TOML config (see configs/alphazero-6x6.toml)")
+    p.add_argument("--config", help="TOML config (see configs/alphazero-6x6.toml)")
     p.add_argument("--out", "--dir", dest="out", help="run folder (overrides the config's dir)")
     p.add_argument("--iterations", type=COUNT, help="iterations to reach (overrides the config)")
     p.add_argument("--device", help="cpu, cuda or auto (overrides the config)")
@@ -31,6 +31,12 @@ def register(sub: Subparsers) -> None:
         "--iteration", type=COUNT_OR_ZERO, help="iteration of --step (default: the next one)"
     )
     p.add_argument("--evaluate", metavar="NET", help="a net to evaluate instead of training")
+    p.add_argument(
+        "--reproduce",
+        metavar="NET",
+        help="train NET again from the run config and iteration its file records (into --out, "
+        "default runs/reproduce-<name>; resumable) and compare the weights; --config not needed",
+    )
     p.add_argument(
         "--vs",
         default="random,greedy,minimax:depth=3",
@@ -68,6 +74,10 @@ def run(args: argparse.Namespace) -> int:
     from bitflip.learn.az_rundir import RunDir
     from bitflip.learn.timelimit import TimeLimitReached
 
+    if args.reproduce:
+        return _reproduce(args)
+    if not args.config:
+        raise ValueError("bitflip train alphazero needs --config FILE (or --reproduce NET)")
     cfg = load_config(
         args.config,
         {"dir": args.out, "iterations": args.iterations, "device": args.device,
@@ -106,4 +116,29 @@ def run(args: argparse.Namespace) -> int:
         print(f"{exc}: stopped; run the same command to resume", flush=True)
         return 0
     print(f"best net: {run_dir.best_net()}")
+    return 0
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from bitflip.learn import alphazero as az
+    from bitflip.learn.az_reproduce import reproduction_config, weight_difference
+    from bitflip.learn.timelimit import TimeLimitReached
+
+    cfg, iteration = reproduction_config(args.reproduce, args.out)
+    if args.device:
+        cfg = replace(cfg, device=args.device)
+    log = (lambda _: None) if args.quiet else (lambda s: print(s, flush=True))
+    print(f"training {args.reproduce} again: {cfg.dir}, iterations 0-{iteration}", flush=True)
+    try:
+        run_dir = az.run_loop(cfg, log, max_minutes=args.max_minutes)
+    except TimeLimitReached as exc:
+        print(f"{exc}: stopped; run the same command to resume", flush=True)
+        return 0
+    made = run_dir.candidate(iteration)
+    assert made is not None
+    diff = weight_difference(made, args.reproduce)
+    same = "the same weights" if diff == 0 else f"weights that differ by up to {diff:.3g}"
+    print(f"iteration {iteration} made {made}: {same} as {args.reproduce}")
     return 0
