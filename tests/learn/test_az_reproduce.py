@@ -10,10 +10,10 @@ import pytest
 
 pytest.importorskip("torch")
 
-from bitflip.cli.train_alphazero import register  # noqa: E402
-from bitflip.learn import alphazero as az  # noqa: E402
-from bitflip.learn.az_config import config_from_dict  # noqa: E402
-from bitflip.learn.az_reproduce import recipe, reproduction_config, weight_difference  # noqa: E402
+from bitflip.cli.train_alphazero import register
+from bitflip.learn import alphazero as az
+from bitflip.learn.az_config import config_from_dict
+from bitflip.learn.az_reproduce import recipe, reproduction_config, weight_difference
 
 DATA = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "data"
 
