@@ -293,6 +293,8 @@ def test_shipped_6x6_net_plays_and_beats_random() -> None:
         "alphazero-8x8.toml",
         "alphazero-8x8-cpu.toml",
         "alphazero-8x8-gumbel-cpu.toml",
+        "alphazero-6x6-endgame.toml",
+        "alphazero-8x8-ladder.toml",
     ],
 )
 def test_shipped_configs_load_and_build_their_net(name: str) -> None:
