@@ -41,10 +41,12 @@ def table1(
     gumbel_m: int = 16,
 ) -> list[TableRow]:
     """``games`` games (half with each colour) of the net against each opponent spec, the net
-    searching with the PUCT or the Gumbel ``root`` (no noise)."""
+    searching with the PUCT or the Gumbel ``root`` (no noise; finished games valued as the
+    net's run did)."""
     policy_value = NetPolicyValue.from_file(net, device)
     pairs = max(1, games // 2)
-    cfg = MCTSConfig(sims=sims, leaves_per_game=1, root=root, gumbel_m=gumbel_m)
+    cfg = MCTSConfig(sims=sims, leaves_per_game=1, root=root, gumbel_m=gumbel_m,
+                     value_margin=policy_value.value_margin)  # fmt: skip
     mcts = make_mcts(policy_value, 2 * pairs, cfg)
     rows = []
     for i, spec in enumerate(opponents):
