@@ -1,0 +1,84 @@
+"""How often a 6x6 net's search keeps the exact value in the endgame, by tree value scale.
+
+Endgame positions are sampled as in ``az6_value_accuracy.py`` (random plies, then the net's
+policy; positions with ``--min``-``--max`` empties and two or more moves, kept with probability
+``--keep``). In each one the net's PUCT search (``--sims``, as the ``mcts`` agent) chooses a
+move once per ``--value-margin`` setting (how finished games in the tree are valued:
+``(1 - x) * result + x * margin / 36``), and a full solve says whether the move is one of the
+best. The same positions for every setting, so the counts compare directly.
+
+    PYTHONPATH=src python benchmarks/az6_endgame_moves.py NET --value-margin 0 0.5 --games 40
+
+Prints, per setting and band of empties, the moves that kept the exact value.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from bitflip.core.board import Board
+from bitflip.nn.policy_value import NetPolicyValue
+from bitflip.search.exact import solve_moves
+from bitflip.search.mcts.agent import MCTSAgent
+
+
+def positions(pv: NetPolicyValue, args: argparse.Namespace) -> list[Board]:
+    rng = np.random.default_rng(args.seed)
+    out = []
+    for _ in range(args.games):
+        b = Board(size=6)
+        ply = 0
+        while not b.is_game_over():
+            moves = list(b.legal_moves)
+            empties = bin(b.empty).count("1")
+            if args.min <= empties <= args.max and len(moves) > 1 and rng.random() < args.keep:
+                out.append(b.copy())
+            p, o = b.side_bitboards()
+            pol, _ = pv.evaluate(np.array([p], np.uint64), np.array([o], np.uint64))
+            if ply < args.random_plies:
+                move = moves[rng.integers(len(moves))]
+            else:
+                w = np.array([pol[0][m] for m in moves]) + 1e-9
+                move = moves[rng.choice(len(moves), p=w / w.sum())]
+            b.push(move)
+            ply += 1
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("net", help="a 6x6 AlphaZero net file")
+    ap.add_argument("--value-margin", type=float, nargs="+", default=[0.0, 0.5])
+    ap.add_argument("--sims", type=int, default=400)
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--min", type=int, default=2, help="fewest empties")
+    ap.add_argument("--max", type=int, default=16, help="most empties")
+    ap.add_argument("--random-plies", type=int, default=6)
+    ap.add_argument("--keep", type=float, default=0.3)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args()
+    pv = NetPolicyValue.from_file(args.net, "cpu")
+    boards = positions(pv, args)
+    best = []
+    for b in boards:
+        p, o = b.side_bitboards()
+        values = solve_moves(p, o, b.geometry.mask)
+        best.append({m for m in b.legal_moves if values[m] == max(values)})
+    bands = [(lo, min(lo + 3, args.max)) for lo in range(args.min, args.max + 1, 4)]
+    print(f"{args.net}: {len(boards)} positions, {args.sims} simulations")
+    for x in args.value_margin:
+        pv.value_margin = x
+        agent = MCTSAgent(sims=args.sims, policy_value=pv, seed=0)
+        kept = [agent.select_move(b) in ok for b, ok in zip(boards, best, strict=True)]
+        empties = np.array([bin(b.empty).count("1") for b in boards])
+        parts = []
+        for lo, hi in bands:
+            sel = [k for k, e in zip(kept, empties, strict=True) if lo <= e <= hi]
+            parts.append(f"{lo}-{hi}: {sum(sel)}/{len(sel)}")
+        print(f"value_margin {x}: kept {sum(kept)}/{len(kept)} ({', '.join(parts)})", flush=True)
+
+
+if __name__ == "__main__":
+    main()
