@@ -10,7 +10,8 @@ moves before ``--solve-from`` need ``az6_vs_exact.py``'s window searches to be p
     PYTHONPATH=src python benchmarks/az6_generations_perfect.py runs/az-6x6-endgame \\
         --sims 400 --solve-from 20 --csv perfect.csv
 
-Prints one line per generation (its training minutes from ``RUN/timing``, the score, the
+``--checkpoints`` checks every candidate a run trained (``checkpoints/``) instead, accepted or
+not; ``--every K`` only every K-th net (and the last). Prints one line per net (its training minutes from ``RUN/timing``, the score, the
 moves that lost the exact value as ``empties:square:value-kept/best``) and writes the CSV.
 """
 
@@ -58,21 +59,31 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=400, help="simulations per move")
     ap.add_argument("--solve-from", type=int, default=20, help="full solves at <= N empties")
     ap.add_argument("--csv", type=Path, help="CSV of the results")
+    ap.add_argument(
+        "--checkpoints", action="store_true", help="every candidate (checkpoints/), not accepted/"
+    )
+    ap.add_argument("--every", type=int, default=1, help="every k-th net only (the last always)")
     args = ap.parse_args()
     rows: list[dict[str, object]] = []
     for run in args.runs:
         times = generation_times(run)
-        for rec in sorted((run / "accepted").glob("[0-9][0-9][0-9][0-9].json")):
+        folder = run / ("checkpoints" if args.checkpoints else "accepted")
+        pattern = "it[0-9][0-9][0-9][0-9].json" if args.checkpoints else "[0-9][0-9][0-9][0-9].json"
+        records = sorted(folder.glob(pattern))
+        records = [r for i, r in enumerate(records) if i % args.every == 0 or r == records[-1]]
+        for rec in records:
             info = json.loads(rec.read_text())
+            if args.checkpoints:
+                info["iteration"] = int(rec.stem[2:])
             t0 = time.time()
-            score, game, lost = self_play(run / "accepted" / info["net"], args.sims,
-                                          args.solve_from)  # fmt: skip
-            minutes = generation_minutes(rec, times)
-            rows.append({"run": run.name, "generation": int(rec.stem),
+            score, game, lost = self_play(folder / info["net"], args.sims, args.solve_from)
+            minutes = (times.get(info["iteration"], float("inf")) / 60 if args.checkpoints
+                       else generation_minutes(rec, times))  # fmt: skip
+            rows.append({"run": run.name, "generation": rec.stem,
                          "iteration": info["iteration"], "minutes": round(minutes, 1),
                          "net": info["net"], "score": score, "lost": " ".join(lost),
                          "game": game})  # fmt: skip
-            print(f"{run.name} gen {int(rec.stem):3d} (it {info['iteration']:3d}, "
+            print(f"{run.name} {rec.stem} (it {info['iteration']:3d}, "
                   f"{minutes:5.1f} min) {info['net']}: {score}, lost at <= {args.solve_from} "
                   f"empties: {' '.join(lost) or 'none'} ({time.time() - t0:.0f} s)",
                   flush=True)  # fmt: skip
