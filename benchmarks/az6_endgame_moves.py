@@ -5,7 +5,9 @@ policy; positions with ``--min``-``--max`` empties and two or more moves, kept w
 ``--keep``). In each one the net's PUCT search (``--sims``, as the ``mcts`` agent) chooses a
 move once per ``--value-margin`` setting (how finished games in the tree are valued:
 ``(1 - x) * result + x * margin / 36``), and a full solve says whether the move is one of the
-best. The same positions for every setting, so the counts compare directly.
+best. The same positions for every setting, so the counts compare directly; with
+``--positions-net`` the positions come from another net's policy, so that nets compare on the
+same positions too.
 
     PYTHONPATH=src python benchmarks/az6_endgame_moves.py NET --value-margin 0 0.5 --games 40
 
@@ -58,9 +60,13 @@ def main() -> None:
     ap.add_argument("--random-plies", type=int, default=6)
     ap.add_argument("--keep", type=float, default=0.3)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--positions-net", help="sample the positions with this net's policy (default: NET's)"
+    )
     args = ap.parse_args()
     pv = NetPolicyValue.from_file(args.net, "cpu")
-    boards = positions(pv, args)
+    sampler = NetPolicyValue.from_file(args.positions_net, "cpu") if args.positions_net else pv
+    boards = positions(sampler, args)
     best = []
     for b in boards:
         p, o = b.side_bitboards()
