@@ -181,5 +181,9 @@ def test_a_net_is_searched_as_its_run_searched(tmp_path: Path) -> None:
     assert NetPolicyValue.from_file(path, "cpu").value_margin == 1.0
     agent = make_agent(f"mcts:net={path},size=6,sims=4")
     assert agent.config.value_margin == 1.0
+    chosen = make_agent("mcts:net=builtin,size=6,sims=4,value_margin=0.5")  # set by the user
+    assert chosen.config.value_margin == 0.5 and chosen.name.endswith("value_margin=0.5")
+    with pytest.raises(ValueError, match="value_margin must be in"):
+        make_agent("mcts:net=builtin,size=6,sims=4,value_margin=2")
     with pytest.raises(ValueError, match="mcts.value_margin"):
         config_from_dict({"mcts": {"value_margin": 0.5}, "train": {"value_margin": 1.0}})

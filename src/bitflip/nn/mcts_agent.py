@@ -7,6 +7,7 @@ imported only when a net is given, so ``mcts:sims=N`` works without it.
 
 from __future__ import annotations
 
+from bitflip.agents import AgentSpecError
 from bitflip.search.mcts.agent import MCTSAgent
 from bitflip.search.mcts.search import PolicyValueFn
 
@@ -23,6 +24,7 @@ def mcts_agent(
     root: str = "puct",
     gumbel_m: int = 16,
     exact: int = 0,
+    value_margin: float | None = None,
 ) -> MCTSAgent:
     """The agent of spec ``mcts:...`` (registered in :mod:`bitflip.agents`).
 
@@ -40,6 +42,8 @@ def mcts_agent(
         gumbel_m: root moves the Gumbel root samples.
         exact: at most this many empty squares, play the exact solver's best move instead of
             searching (0: never; small boards, e.g. ``exact=20`` on 6x6).
+        value_margin: finished games in the tree are worth ``(1 - x) * result + x * margin /
+            squares``; default: as the net's own run valued them (its lineage), 0 without one.
     """
     policy_value: PolicyValueFn | None = None
     if net is not None:
@@ -48,9 +52,14 @@ def mcts_agent(
 
         path = str(shipped_az_net(size)) if net == "builtin" else str(net)
         policy_value = NetPolicyValue.from_file(path, device)
+        if value_margin is not None:
+            if not 0.0 <= float(value_margin) <= 1.0:
+                raise AgentSpecError(f"value_margin must be in [0, 1], not {value_margin}")
+            policy_value.value_margin = float(value_margin)
     name = f"mcts:sims={sims}" + (f",net={net}" if net else "")
     name += f",root={root}" if root != "puct" else ""
     name += f",exact={exact}" if exact else ""
+    name += f",value_margin={value_margin}" if value_margin is not None else ""
     return MCTSAgent(
         sims=sims, policy_value=policy_value, cpuct=cpuct, leaves=leaves, rollouts=rollouts,
         size=size, seed=seed, name=name, root=root, gumbel_m=gumbel_m, exact=exact,
