@@ -11,8 +11,9 @@ the iteration that produced it (runs without them: file times since ``accepted/0
         --vs random --vs minimax:depth=2 --games 20 --sims 16 --csv curve.csv --out curve.png
 
 Writes a CSV (run, generation, iteration, seconds, elo, ci, score, games) and a plot of Elo
-against training minutes, one line per run. The net searches as its run did (``mcts.root`` of
-``RUN/config.json``) unless ``--root`` says otherwise.
+against training minutes, one line per run: the best net in force, as a step, from each
+accepted generation to the next and on to the run's last iteration. The net searches as its
+run did (``mcts.root`` of ``RUN/config.json``) unless ``--root`` says otherwise.
 """
 
 from __future__ import annotations
@@ -76,8 +77,10 @@ def main() -> None:
     opponents = args.vs or ["random", "greedy", "minimax:depth=2"]
     games: list[tuple[str, str, float]] = []
     points: list[dict[str, object]] = []
+    ends: dict[str, float] = {}  # each run's training minutes at its last iteration
     for run in args.runs:
         times = generation_times(run)
+        ends[run.name] = min(max(times.values(), default=0.0) / 60, args.max_minutes)
         root, m = run_root(run)
         root = root if args.root == "run" else args.root
         records = sorted((run / "accepted").glob("[0-9][0-9][0-9][0-9].json"))
@@ -121,10 +124,15 @@ def main() -> None:
             w.writeheader()
             w.writerows(points)
     if args.out:
-        _plot(points, args, opponents)
+        _plot(points, args, opponents, ends)
 
 
-def _plot(points: list[dict[str, object]], args: argparse.Namespace, opponents: list[str]) -> None:
+def _plot(
+    points: list[dict[str, object]], args: argparse.Namespace, opponents: list[str],
+    ends: dict[str, float],
+) -> None:  # fmt: skip
+    """Elo of each accepted generation (points), and the best net in force (dashed steps) up to
+    the run's last iteration: under a strict gate a run can keep one net for a long time."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -136,9 +144,12 @@ def _plot(points: list[dict[str, object]], args: argparse.Namespace, opponents: 
         x = [float(str(p["seconds"])) / 60 for p in pts]
         y = [float(str(p["elo"])) for p in pts]
         ci = [float(str(p["ci"])) for p in pts]
-        ax.errorbar(x, y, yerr=ci, fmt="o-", capsize=2, label=run)
+        drawn = ax.errorbar(x, y, yerr=ci, fmt="o", capsize=2, label=run)
+        end = max(ends.get(run, x[-1]), x[-1])
+        ax.step([*x, end], [*y, y[-1]], where="post", ls="--", color=drawn[0].get_color())
     ax.set_xlabel("training time (minutes)")
-    ax.set_ylabel(f"Elo ({opponents[0]} = 0; {args.games} games per opponent)")
+    anchor = opponents[0] if len(opponents[0]) <= 30 else "first --vs agent"
+    ax.set_ylabel(f"Elo ({anchor} = 0; {args.games} games per opponent)")
     ax.axhline(0, color="black", lw=0.5)
     ax.legend(fontsize=8)
     fig.tight_layout()
