@@ -9,6 +9,8 @@ from move to move as the NBoard engine keeps it. ``BITFLIP_MPC_MODE`` sets how P
 node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC_FITS`` names a JSON list of
 ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones, or a ``.npy`` ProbCut
 table (rows by depth, as :func:`bitflip.search.probcut.table_from_fits` makes them).
+``BITFLIP_EVAL`` names the evaluation (a weights file, or a name ``load_evaluation`` knows;
+default: the shipped one).
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ class PlanPlayer:
         selectivity: int,
         mode: int = 0,
         fits: Path | None = None,
+        evaluation_name: str = "default",
     ) -> None:
-        evaluation = load_engine_evaluation()
+        evaluation = load_engine_evaluation(evaluation_name)
         if fits is None:
             table = load_table(evaluation.name)
         elif fits.suffix == ".npy":
@@ -74,6 +77,7 @@ def from_env() -> PlanPlayer:
         ) from None
     fits = os.environ.get("BITFLIP_MPC_FITS")
     mode = int(os.environ.get("BITFLIP_MPC_MODE", "0"))
-    player = PlanPlayer(depth, exact, wld, sel, mode, Path(fits) if fits else None)
+    evaluation = os.environ.get("BITFLIP_EVAL", "default")
+    player = PlanPlayer(depth, exact, wld, sel, mode, Path(fits) if fits else None, evaluation)
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
     return player

@@ -6,6 +6,7 @@ import pytest
 from bitflip.core.bitboard import transform
 from bitflip.core.geometry import board_mask
 from bitflip.eval.patterns import (
+    FEATURES,
     INST_LEN,
     LAYOUT,
     ORIENT_LEN,
@@ -25,7 +26,7 @@ MASK = board_mask(8)
 def test_layout_sizes() -> None:
     assert len(ORIENT_LEN) == 8 * len(PATTERNS)
     assert len(INST_LEN) == 46  # distinct square sets, as in Edax
-    assert LAYOUT.raw_stride == 2 + sum(3 ** len(s) for _, s in PATTERNS)
+    assert LAYOUT.raw_stride == 1 + sum(3 ** len(s) for _, s in PATTERNS) + sum(n for _, n in FEATURES)
     # All instances of a pattern share one folded table.
     assert LAYOUT.folded_stride == LAYOUT.raw_stride
 
@@ -89,3 +90,19 @@ def test_segments_cover_every_pattern_square_once() -> None:
     for name, squares in PATTERNS:
         covered = [s for mask, _, _, _ in segments(squares) for s in range(64) if mask >> s & 1]
         assert sorted(covered) == sorted(squares), name
+
+
+def test_feature_values_count_by_hand() -> None:
+    from bitflip.core.bitboard import FULL, legal_moves
+    from bitflip.eval.patterns import feature_values
+
+    # The start: 4 moves each; empties next to an opponent disc: 10 for each side; 60 empties.
+    p, o = np.uint64(0x0000000810000000), np.uint64(0x0000001008000000)
+    f = feature_values(p, o, FULL, legal_moves(p, o, FULL), legal_moves(o, p, FULL))
+    assert f == (4, 4, 10, 10, 0)
+    # One disc each in opposite corners, 62 empties: no moves, 3 empty neighbours each.
+    a1, h8 = np.uint64(1), np.uint64(1 << 63)
+    f = feature_values(a1, h8, FULL, legal_moves(a1, h8, FULL), legal_moves(h8, a1, FULL))
+    assert f == (0, 0, 3, 3, 0)
+    # Every table entry a value can reach exists.
+    assert all(v < size for v, (_, size) in zip(f, FEATURES, strict=True))

@@ -50,3 +50,51 @@ def test_not_a_weights_file(tmp_path: Path) -> None:
     np.savez(path, something=np.zeros(3))
     with pytest.raises(ValueError, match="x.npz"):
         PatternWeights.load(path)
+
+
+def test_version_1_files_load_and_score_as_before(tmp_path: Path) -> None:
+    # A version 1 file: per phase a bias, one linear weight on the mobility difference, then the
+    # same pattern tables; it loads as version 2 blocks with linear mobility tables.
+    import json
+
+    from bitflip.core.bitboard import FULL, legal_moves, popcount
+    from bitflip.eval.patterns import PATTERN_SET, PATTERNS, RAW_FEATURES, raw_score
+    from bitflip.eval.weights import _content_hash
+
+    rng = np.random.default_rng(3)
+    v1 = (rng.normal(size=(2, RAW_FEATURES + 1)) * 0.1).astype(np.float32)
+    phases = phase_map(2)
+    meta = {
+        "format": "bitflip-patterns",
+        "version": 1,
+        "pattern_set": PATTERN_SET,
+        "patterns": [[name, list(sqs)] for name, sqs in PATTERNS],
+        "n_phases": 2,
+        "phase_of_empties": [int(x) for x in phases],
+        "sha256": _content_hash(v1, phases),
+    }
+    path = tmp_path / "old.npz"
+    np.savez_compressed(path, meta=np.array(json.dumps(meta)), raw=v1)
+    w = PatternWeights.load(path)
+    assert w.raw.shape == (2, LAYOUT.raw_stride)
+    for p, o in [(0x0000000810000000, 0x0000001008000000), (0x00FF00000000FF00, 0x000000FFFF000000)]:
+        phase = int(phases[64 - bin(p | o).count("1")])
+        mob = popcount(legal_moves(np.uint64(p), np.uint64(o), FULL)) - popcount(
+            legal_moves(np.uint64(o), np.uint64(p), FULL)
+        )
+        block = v1[phase].astype(np.float64)
+        v2_value = raw_score(np.uint64(p), np.uint64(o), FULL, w.raw.astype(np.float64), phase)
+        # The version 1 value: bias + weight x mobility difference + the same pattern entries.
+        patterns_only = v2_value - raw_score(
+            np.uint64(p), np.uint64(o), FULL, _features_only(w.raw), phase
+        )
+        assert patterns_only + block[0] + block[1] * mob == pytest.approx(v2_value, abs=1e-4)
+
+
+def _features_only(raw: np.ndarray) -> np.ndarray:
+    from bitflip.eval.patterns import RAW_FEATURES
+
+    out = np.zeros_like(raw, dtype=np.float64)
+    out[:, 0] = raw[:, 0]
+    out[:, RAW_FEATURES:] = raw[:, RAW_FEATURES:]
+    return out

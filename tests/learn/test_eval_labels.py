@@ -98,3 +98,34 @@ def test_label_and_fit_commands_resume(
     assert "labelled positions" in text and "held-out MAE" in text
     card = next((tmp_path / "fit").glob("patterns-*.md")).read_text()
     assert "engine's own searches" in card and "starting from the weights default" in card
+
+
+def test_positions_moved_several_random_moves_off_the_game_line(shared_data: Path) -> None:
+    from dataclasses import replace
+
+    from bitflip.core.arrays import empties_many
+    from bitflip.learn.datasets import GameSource, positions_from_games
+    from bitflip.learn.eval_labels import draw_positions
+    from bitflip.learn.patterns_data import load_games
+
+    wtb = str(shared_data / "wthor" / "WTH_2001.wtb")
+    cfg = LabelConfig(
+        wthor=wtb, positions=200, min_empties=20, max_empties=40, perturb=1.0, random_moves=5
+    )
+    p, o, _ = draw_positions(cfg)
+    e = empties_many(p, o, FULL)
+    assert len(p) == 200 and e.min() >= 20 and e.max() <= 40
+    assert all(legal_moves(a, b, FULL) for a, b in zip(p, o, strict=True))
+    # Off the game lines: few of them are positions a game of the file reached.
+    batch, _ = positions_from_games(GameSource(load_games(_fit_config(wtb)).moves))
+    reached = set(zip(batch.player.tolist(), batch.opponent.tolist(), strict=True))
+    assert sum(pos in reached for pos in zip(p.tolist(), o.tolist(), strict=True)) < 40
+    # Without moves off the line every position is one of the games'.
+    q, r, _ = draw_positions(replace(cfg, perturb=0.0))
+    assert all(pos in reached for pos in zip(q.tolist(), r.tolist(), strict=True))
+    with pytest.raises(ValueError, match="random_moves"):
+        replace(cfg, random_moves=0).check()
+
+
+def _fit_config(wtb: str) -> PatternsFitConfig:
+    return PatternsFitConfig(wthor=wtb, first_year=0, last_year=2022)

@@ -3,6 +3,7 @@ the split by game, and the errors for missing data."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -130,3 +131,29 @@ def test_missing_extra_data_is_named(tmp_path: Path) -> None:
     cfg = PatternsFitConfig(wthor=str(tmp_path), extra=[str(tmp_path / "book.wtb")])
     with pytest.raises(OSError, match="book.wtb"):
         load_games(cfg)
+
+
+def test_labels_with_games_fit_on_both(shared_data: Path, tmp_path: Path) -> None:
+    from bitflip.learn.patterns_data import fit_data
+
+    wtb = str(shared_data / "wthor" / "WTH_2001.wtb")
+    games_only = PatternsFitConfig(wthor=wtb, max_games=40, out=str(tmp_path / "fit"))
+    (tmp_path / "fit").mkdir()
+    base = fit_data(games_only, None, lambda _: None)
+    n_games = len(base.train) + len(base.test)
+    pos = random_positions(30, seed=5)
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    np.savez(
+        labels / "labels-k-00000.npz",
+        p=np.array([a for a, _ in pos], dtype=np.uint64),
+        o=np.array([b for _, b in pos], dtype=np.uint64),
+        game=np.arange(30, dtype=np.int32),
+        score=np.full(30, 7.0, dtype=np.float32),
+    )
+    both = fit_data(replace(games_only, labels=str(labels), with_games=True), None, print)
+    assert len(both.train) + len(both.test) == n_games + 30
+    assert (np.concatenate([both.train.target, both.test.target]) == 7.0).sum() >= 30
+    # Labels alone: only the 30 labelled positions.
+    alone = fit_data(replace(games_only, labels=str(labels)), None, print)
+    assert len(alone.train) + len(alone.test) == 30

@@ -19,15 +19,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from bitflip.core.bitboard import U1, legal_moves, lowest_square, popcount
+from bitflip.core.bitboard import U1, lowest_square, popcount
 from bitflip.core.jit import kernel
 from bitflip.eval.patterns import (
+    FOLDED_FEATURES,
     HEADER,
     INST_LEN,
     INST_OFFSET,
     INST_SQUARES,
     MAX_EMPTIES,
     SUM_ORDER,
+    features_sum,
 )
 
 N_INST = len(SUM_ORDER)
@@ -118,8 +120,7 @@ def indexed_patterns_score(
     and whose legal moves the caller already has (``moves``: the search needs them anyway)."""
     empties = popcount(mask & ~(p | o))
     base = HEADER + int(w[empties]) * int(w[MAX_EMPTIES + 1])
-    mob = popcount(moves) - popcount(legal_moves(o, p, mask))
     s = 0.0
     for i in range(N_INST):
         s += w[base + TABLE_OFFSET[i] + rows[ply, i]]
-    return float(w[base] + w[base + 1] * mob + s)
+    return float(w[base] + s + features_sum(p, o, mask, moves, w, base + FOLDED_FEATURES))

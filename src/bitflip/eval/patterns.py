@@ -4,12 +4,16 @@ A pattern is an ordered list of squares; the contents of its squares (0 empty, 1
 2 opponent) read as a base-3 number index a table of values in discs. Each pattern is used in
 all 8 symmetric orientations, and all of them share one table, so the evaluation is exactly
 invariant under the board symmetries. One set of tables per game phase (phase = a function of
-the number of empties), plus a bias and a mobility weight per phase.
+the number of empties), plus a bias and small tables of whole-board features per phase
+(:data:`FEATURES`: each side's mobility and potential mobility, the parity of the empties),
+which NTest and Logistello have and a linear weight cannot express: having 1 move is a crisis,
+having 12 instead of 11 hardly matters.
 
 Two layouts of the same weights:
 
-* **raw** (what fitting learns and files store): per phase ``[bias, mobility, table_0, ...]``
-  with one table per pattern; a position reads every table through all 8 orientations.
+* **raw** (what fitting learns and files store): per phase ``[bias, table_0, ..., feature
+  tables]`` with one table per pattern; a position reads every table through all 8
+  orientations, and one entry of each feature table.
 * **folded** (what :func:`patterns_score` reads): orientations that cover the same set of squares
   are merged into one lookup of a table that sums their raw values, leaving 46 lookups per
   position. :func:`fold_weights` builds it; :func:`flat_vector` adds the header below.
@@ -28,6 +32,7 @@ from numba import njit
 from bitflip.core.bitboard import SYMMETRY_INVERSE, legal_moves, popcount, transform
 from bitflip.core.jit import kernel
 from bitflip.eval._pattern_sum import instances_sum
+from bitflip.eval.features import neighbours
 
 # Squares are 8 * row + col, a1 = 0 (row 1 at the top).
 PATTERNS: tuple[tuple[str, tuple[int, ...]], ...] = (
@@ -48,11 +53,23 @@ PATTERNS: tuple[tuple[str, tuple[int, ...]], ...] = (
 PATTERN_SET = "edax-like-v1"
 """Name of :data:`PATTERNS`, stored in weights files."""
 
+FEATURES: tuple[tuple[str, int], ...] = (
+    ("mobility", 32),
+    ("opponent_mobility", 32),
+    ("potential_mobility", 48),
+    ("opponent_potential_mobility", 48),
+    ("parity", 2),
+)
+"""(name, table size) of the whole-board features, in the order :func:`feature_values` gives
+them: legal moves of the side to move and of the opponent, empty squares next to an opponent
+disc and next to one's own (where moves may come later), each capped at its table's last entry;
+and the number of empties modulo 2 (who gets the last move of a region)."""
+
 HEADER = 64
 """Values before the first phase block in the flat vector."""
 MAX_EMPTIES = 60
-EXTRA = 2
-"""Values before the tables in a phase block: bias, mobility weight."""
+EXTRA = 1
+"""Values before the tables in a phase block: the bias."""
 MAX_LEN = 10
 
 
@@ -93,6 +110,11 @@ class PatternLayout:
     """Pattern of each kept instance."""
     inst_sym: np.ndarray
     """Symmetry that maps the pattern's listed squares onto the kept instance's squares."""
+    feature_offsets: np.ndarray
+    """Offset of each feature table in a phase block; the same in both layouts' tails (the
+    feature tables follow the pattern tables unfolded)."""
+    raw_features: int
+    """Offset of the first feature table inside a raw phase block."""
     folded_stride: int
     fold_plan: tuple[tuple[int, int, int, tuple[np.ndarray, ...]], ...]
     """(pattern, raw offset, folded offset, remaps): folded = sum of raw[remap] over remaps."""
@@ -104,7 +126,8 @@ def _build_layout() -> PatternLayout:
     for _, sqs in PATTERNS:
         raw_offsets.append(off)
         off += 3 ** len(sqs)
-    raw_stride = EXTRA + off
+    feature_offsets = np.cumsum([0] + [size for _, size in FEATURES])
+    raw_stride = EXTRA + off + int(feature_offsets[-1])
 
     o_sq: list[list[int]] = []
     o_len: list[int] = []
@@ -153,7 +176,9 @@ def _build_layout() -> PatternLayout:
         np.array(i_off, dtype=np.int64),
         np.array(i_pat, dtype=np.int64),
         np.array(i_sym, dtype=np.int64),
-        EXTRA + folded,
+        feature_offsets[:-1].astype(np.int64),
+        EXTRA + off,
+        EXTRA + folded + int(feature_offsets[-1]),
         tuple(plan),
     )
 
@@ -165,6 +190,10 @@ ORIENT_OFFSET = LAYOUT.orient_offset
 INST_SQUARES = LAYOUT.inst_squares
 INST_LEN = LAYOUT.inst_len
 INST_OFFSET = LAYOUT.inst_offset
+FEATURE_OFFSETS = LAYOUT.feature_offsets
+RAW_FEATURES = LAYOUT.raw_features
+FOLDED_FEATURES = LAYOUT.folded_stride - int(sum(size for _, size in FEATURES))
+"""Offset of the first feature table inside a folded phase block."""
 SUM_ORDER = np.array(
     sorted(range(len(INST_LEN)), key=lambda i: SYMMETRY_INVERSE[int(LAYOUT.inst_sym[i])]),
     dtype=np.int64,
@@ -198,6 +227,42 @@ def orientation_indices(p: np.uint64, o: np.uint64, out: np.ndarray) -> None:
         out[j] = ORIENT_OFFSET[j] + pattern_index(p, o, ORIENT_SQUARES[j], ORIENT_LEN[j])
 
 
+@njit(cache=True)
+def feature_values(
+    p: np.uint64, o: np.uint64, mask: np.uint64, moves_p: np.uint64, moves_o: np.uint64
+) -> tuple[int, int, int, int, int]:
+    """The entry each feature table is read at (see :data:`FEATURES`), given both sides'
+    legal moves."""
+    empty = mask & ~(p | o)
+    return (
+        min(popcount(moves_p), 31),
+        min(popcount(moves_o), 31),
+        min(popcount(empty & neighbours(o, mask)), 47),
+        min(popcount(empty & neighbours(p, mask)), 47),
+        popcount(empty) & 1,
+    )
+
+
+@njit(cache=True)
+def features_sum(
+    p: np.uint64,
+    o: np.uint64,
+    mask: np.uint64,
+    moves_p: np.uint64,
+    w: np.ndarray,
+    start: int,
+) -> float:
+    """Sum of the feature tables' entries of (p, o); the tables begin at ``w[start]``."""
+    f = feature_values(p, o, mask, moves_p, legal_moves(o, p, mask))
+    return float(
+        w[start + FEATURE_OFFSETS[0] + f[0]]
+        + w[start + FEATURE_OFFSETS[1] + f[1]]
+        + w[start + FEATURE_OFFSETS[2] + f[2]]
+        + w[start + FEATURE_OFFSETS[3] + f[3]]
+        + w[start + FEATURE_OFFSETS[4] + f[4]]
+    )
+
+
 @kernel()
 def patterns_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -> float:
     """The pattern evaluation in discs, from the flat vector ``w`` (see the module doc)."""
@@ -205,8 +270,8 @@ def patterns_score(p: np.uint64, o: np.uint64, mask: np.uint64, w: np.ndarray) -
     phase = int(w[empties])
     stride = int(w[MAX_EMPTIES + 1])
     base = HEADER + phase * stride
-    mob = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
-    return float(w[base] + w[base + 1] * mob + instances_sum(p, o, w, base))
+    feats = features_sum(p, o, mask, legal_moves(p, o, mask), w, base + FOLDED_FEATURES)
+    return float(w[base] + instances_sum(p, o, w, base) + feats)
 
 
 def fold_weights(raw: np.ndarray) -> np.ndarray:
@@ -217,6 +282,7 @@ def fold_weights(raw: np.ndarray) -> np.ndarray:
         )
     out = np.zeros((raw.shape[0], LAYOUT.folded_stride), dtype=np.float64)
     out[:, :EXTRA] = raw[:, :EXTRA]
+    out[:, FOLDED_FEATURES:] = raw[:, RAW_FEATURES:]
     for pi, roff, foff, remaps in LAYOUT.fold_plan:
         size = 3 ** len(PATTERNS[pi][1])
         table = raw[:, roff : roff + size].astype(np.float64)
@@ -241,8 +307,7 @@ def flat_vector(raw: np.ndarray, phases: np.ndarray) -> np.ndarray:
 def raw_score(p: np.uint64, o: np.uint64, mask: np.uint64, raw: np.ndarray, phase: int) -> float:
     """The same value as :func:`patterns_score`, read from raw weights (slow; for tests/fits)."""
     block = raw[phase]
-    mob = popcount(legal_moves(p, o, mask)) - popcount(legal_moves(o, p, mask))
-    s = block[0] + block[1] * mob
+    s = block[0] + features_sum(p, o, mask, legal_moves(p, o, mask), block, RAW_FEATURES)
     for j in range(ORIENT_LEN.shape[0]):
         s += block[ORIENT_OFFSET[j] + pattern_index(p, o, ORIENT_SQUARES[j], ORIENT_LEN[j])]
     return float(s)

@@ -6,9 +6,10 @@ the evaluation's error several plies further on, and none at all where the searc
 end. This module makes such labels:
 
 * positions are drawn from WTHOR games, the same number for every count of empties in
-  ``[min_empties, max_empties]``; a share ``perturb`` of them is moved one random legal move
-  off the game line (the variety self-play with randomness would add, and positions the
-  engine meets in its own searches but humans avoid);
+  ``[min_empties, max_empties]``; a share ``perturb`` of them is moved 1 to ``random_moves``
+  random legal moves off the game line: the positions a full-width search meets below a game
+  position, which humans avoid (NTest fits on positions sampled from its own search trees; a
+  fit on game positions alone leaves the table entries those positions read untrained);
 * each gets the score of the engine's search at ``level`` (its midgame depth, and exact from
   the level's endgame depth, so late positions get perfect-play scores), from the side to
   move's view, in discs.
@@ -61,7 +62,10 @@ class LabelConfig:
     max_empties: int = 56
     """Empties of the positions drawn (the same number for each count)."""
     perturb: float = 0.5
-    """Share of positions moved one random legal move off the game line."""
+    """Share of positions moved off the game line by random legal moves."""
+    random_moves: int = 1
+    """A moved position is moved by 1 to this many random moves (uniformly); the empties
+    range applies to where it lands (a move that would end the game is not made)."""
     level: int = 8
     """Engine level of the labelling searches (depth, exact endgame depth, ProbCut)."""
     chunk: int = 2000
@@ -95,7 +99,7 @@ class LabelConfig:
             raise ValueError(f"perturb must be in [0, 1], not {self.perturb}")
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be local or ray, not {self.backend!r}")
-        for name in ("positions", "chunk", "workers", "level"):
+        for name in ("positions", "chunk", "workers", "level", "random_moves"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1")
 
@@ -117,17 +121,23 @@ def draw_positions(cfg: LabelConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray
     batch, _ = positions_from_games(GameSource(games.moves))
     rng = np.random.default_rng(cfg.seed)
     e = empties_many(batch.player, batch.opponent, FULL)
+    # Each count of empties gets the same share of positions where they land, so a position
+    # to be moved k random moves is drawn at k more empties than it will have.
+    n = len(batch.player)
+    steps = np.where(rng.random(n) < cfg.perturb, rng.integers(1, cfg.random_moves + 1, n), 0)
+    lands = e - steps
     counts = range(cfg.min_empties, cfg.max_empties + 1)
     per = -(-cfg.positions // len(counts))
     picked = []
-    for n in counts:
-        rows = np.flatnonzero(e == n)
+    for k in counts:
+        rows = np.flatnonzero(lands == k)
         if len(rows):
             picked.append(rng.choice(rows, min(per, len(rows)), replace=False))
     idx = rng.permutation(np.concatenate(picked))[: cfg.positions]
     p, o = batch.player[idx].copy(), batch.opponent[idx].copy()
-    for i in np.flatnonzero(rng.random(len(idx)) < cfg.perturb):
-        p[i], o[i] = _random_step(p[i], o[i], rng)
+    for i in range(len(idx)):
+        for _ in range(int(steps[idx[i]])):
+            p[i], o[i] = _random_step(p[i], o[i], rng)
     return p, o, batch.game[idx].astype(np.int32)
 
 

@@ -57,8 +57,9 @@ def model_card(weights: PatternWeights, r: FitResult, cfg: PatternsFitConfig) ->
     return f"""# Pattern weights {r.weights_path.name}
 
 Pattern-table evaluation (bitflip.eval.patterns, set `edax-like-v1`: edge+2X, 3x3 and 2x5
-corners, rows 2-4, diagonals 4-8; all 8 orientations share a table; bias and mobility per
-phase), {weights.n_phases} phases by number of empties.
+corners, rows 2-4, diagonals 4-8; all 8 orientations share a table; per phase a bias and
+tables of each side's mobility and potential mobility and of the empties' parity),
+{weights.n_phases} phases by number of empties.
 
 - Created: {weights.lineage.get("created")} by {weights.lineage.get("code")}
 - Data: {source}, {r.train_games + r.holdout_games} games; split by game:

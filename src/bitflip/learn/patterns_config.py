@@ -59,6 +59,9 @@ class PatternsFitConfig:
     labels: str = ""
     """A folder of search labels (:mod:`bitflip.learn.eval_labels`): fit on those positions and
     scores instead of the WTHOR games' (the WTHOR keys then go unused; "": off)."""
+    with_games: bool = False
+    """With ``labels``: fit on the WTHOR games' positions too (the labels then add the
+    positions games do not reach; their source games are split with the same seed)."""
     init: str = ""
     """Weights to start from: a weights file, or "default" for the shipped ones ("": zeros)."""
 
@@ -106,6 +109,7 @@ class PatternsFitConfig:
             "target",
             "exact_empties",
             "labels",
+            "with_games",
         )
         text = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]

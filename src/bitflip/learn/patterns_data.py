@@ -12,7 +12,7 @@ sets. The samples of a config are cached in its run folder (``samples-<data_key>
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -219,13 +219,12 @@ def fit_data(
 ) -> FitData:
     """The samples of ``cfg``: its search labels, else the run folder's cache, else built from
     the games (and cached); split into training and held-out games."""
-    cache = Path(cfg.out) / f"samples-{cfg.data_key()}.npz"
-    if cfg.labels:
+    if cfg.labels and not cfg.with_games:
         samples, held, files = _labelled_samples(cfg, log)
-    elif cache.is_file():
-        samples, held, files = _read_cache(cache, log)
     else:
-        samples, held, files = _build_and_cache(cfg, cache, progress, log)
+        samples, held, files = _game_samples(cfg, progress, log)
+        if cfg.labels:
+            samples, held, files = _with_labels(cfg, samples, held, files, log)
     is_held = held[samples.game]
     train = samples.subset(~is_held)
     test = samples.subset(is_held)
@@ -236,6 +235,38 @@ def fit_data(
 
 _Loaded = tuple[Samples, np.ndarray, list[str]]
 """Samples, the held-out mask of their games, and the files they came from."""
+
+
+def _game_samples(
+    cfg: PatternsFitConfig, progress: Progress | None, log: Callable[[str], None]
+) -> _Loaded:
+    """The WTHOR games' samples: from the run folder's cache, else built and cached (the
+    cache's name hashes the game settings only, so fits with and without labels share it)."""
+    cache = Path(cfg.out) / f"samples-{replace(cfg, labels='', with_games=False).data_key()}.npz"
+    if cache.is_file():
+        return _read_cache(cache, log)
+    return _build_and_cache(cfg, cache, progress, log)
+
+
+def _with_labels(
+    cfg: PatternsFitConfig,
+    games: Samples,
+    held: np.ndarray,
+    files: list[str],
+    log: Callable[[str], None],
+) -> _Loaded:
+    """The games' samples followed by the labelled ones. Labels name their source game in the
+    same WTHOR files only when drawn with the same years, so their split is their own draw:
+    label "games" are numbered after the WTHOR games."""
+    labelled, label_held, label_files = _labelled_samples(cfg, log)
+    shifted = labelled.game.astype(np.int64) + len(held)
+    both = Samples(
+        np.concatenate([games.p, labelled.p]),
+        np.concatenate([games.o, labelled.o]),
+        np.concatenate([games.target, labelled.target]),
+        np.concatenate([games.game.astype(np.int64), shifted]).astype(np.int32),
+    )
+    return both, np.concatenate([held, label_held]), files + label_files
 
 
 def _labelled_samples(cfg: PatternsFitConfig, log: Callable[[str], None]) -> _Loaded:

@@ -21,7 +21,15 @@ from numba import njit
 
 from bitflip._atomic import atomic_path
 from bitflip.core.bitboard import FULL, legal_moves, popcount
-from bitflip.eval.patterns import LAYOUT, ORIENT_LEN, orientation_indices
+from bitflip.eval.patterns import (
+    FEATURE_OFFSETS,
+    FEATURES,
+    LAYOUT,
+    ORIENT_LEN,
+    RAW_FEATURES,
+    feature_values,
+    orientation_indices,
+)
 from bitflip.eval.patterns import phase_map as make_phase_map
 from bitflip.eval.weights import PatternWeights
 from bitflip.learn.patterns_card import FitResult, mae_by_empties, model_card
@@ -36,16 +44,20 @@ _CHUNK = 200_000
 @njit(cache=True)
 def _predict_one(
     raw: np.ndarray, phases: np.ndarray, a: np.uint64, b: np.uint64, idx: np.ndarray
-) -> tuple[float, float, int]:
-    """(value in discs, mobility difference, phase) of one position; ``idx`` gets its entries."""
+) -> tuple[float, int]:
+    """(value in discs, phase) of one position; ``idx`` gets the raw entries it reads: every
+    orientation's pattern entry, then one entry of each feature table."""
     phase = phases[64 - popcount(a | b)]
     block = raw[phase]
-    mob = float(popcount(legal_moves(a, b, FULL)) - popcount(legal_moves(b, a, FULL)))
     orientation_indices(a, b, idx)
-    s = block[0] + block[1] * mob
+    n_or = ORIENT_LEN.shape[0]
+    f = feature_values(a, b, FULL, legal_moves(a, b, FULL), legal_moves(b, a, FULL))
+    for k in range(len(f)):
+        idx[n_or + k] = RAW_FEATURES + FEATURE_OFFSETS[k] + f[k]
+    s = block[0]
     for j in range(idx.shape[0]):
         s += block[idx[j]]
-    return s, mob, phase
+    return s, phase
 
 
 @njit(cache=True)
@@ -59,21 +71,21 @@ def _sgd_epoch(
     lr: float,
     neighbour_weight: float,
 ) -> float:
-    n_or = ORIENT_LEN.shape[0]
-    idx = np.zeros(n_or, dtype=np.int64)
+    n_in = ORIENT_LEN.shape[0] + len(FEATURES)
+    idx = np.zeros(n_in, dtype=np.int64)
     seen = np.zeros(raw.shape[1], dtype=np.int64)
     total = 0.0
     for k in range(order.shape[0]):
         i = order[k]
-        pred, mob, phase = _predict_one(raw, phases, p[i], o[i], idx)
+        pred, phase = _predict_one(raw, phases, p[i], o[i], idx)
         total += abs(target[i] - pred)
-        # Normalised LMS: the step is divided by the squared norm of the input, where a table
-        # entry read by c orientations at once is one input of value c.
-        norm = 1.0 + mob * mob
-        for j in range(n_or):
+        # Normalised LMS: the step is divided by the squared norm of the input (the bias is
+        # one input of value 1; a table entry read by c lookups at once is one of value c).
+        norm = 1.0
+        for j in range(n_in):
             seen[idx[j]] += 1
             norm += 2.0 * seen[idx[j]] - 1.0
-        for j in range(n_or):
+        for j in range(n_in):
             seen[idx[j]] = 0
         # Its own phase, then those beside it (each with its own prediction).
         for d in range(3):
@@ -84,13 +96,12 @@ def _sgd_epoch(
             if d == 0:
                 guess = pred
             else:
-                guess = block[0] + block[1] * mob
-                for j in range(n_or):
+                guess = block[0]
+                for j in range(n_in):
                     guess += block[idx[j]]
             step = (1.0 if d == 0 else neighbour_weight) * lr * (target[i] - guess) / norm
             block[0] += step
-            block[1] += step * mob
-            for j in range(n_or):
+            for j in range(n_in):
                 block[idx[j]] += step
     return float(total / max(order.shape[0], 1))
 
@@ -98,8 +109,7 @@ def _sgd_epoch(
 @njit(cache=True)
 def predict_raw(raw: np.ndarray, phases: np.ndarray, p: np.ndarray, o: np.ndarray) -> np.ndarray:
     """Pattern values (discs) of many positions from raw weights."""
-    n_or = ORIENT_LEN.shape[0]
-    idx = np.zeros(n_or, dtype=np.int64)
+    idx = np.zeros(ORIENT_LEN.shape[0] + len(FEATURES), dtype=np.int64)
     out = np.zeros(p.shape[0], dtype=np.float64)
     for i in range(p.shape[0]):
         out[i] = _predict_one(raw, phases, p[i], o[i], idx)[0]
