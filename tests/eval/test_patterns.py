@@ -26,7 +26,9 @@ MASK = board_mask(8)
 def test_layout_sizes() -> None:
     assert len(ORIENT_LEN) == 8 * len(PATTERNS)
     assert len(INST_LEN) == 46  # distinct square sets, as in Edax
-    assert LAYOUT.raw_stride == 1 + sum(3 ** len(s) for _, s in PATTERNS) + sum(n for _, n in FEATURES)
+    assert LAYOUT.raw_stride == 1 + sum(3 ** len(s) for _, s in PATTERNS) + sum(
+        n for _, n in FEATURES
+    )
     # All instances of a pattern share one folded table.
     assert LAYOUT.folded_stride == LAYOUT.raw_stride
 

@@ -77,7 +77,10 @@ def test_version_1_files_load_and_score_as_before(tmp_path: Path) -> None:
     np.savez_compressed(path, meta=np.array(json.dumps(meta)), raw=v1)
     w = PatternWeights.load(path)
     assert w.raw.shape == (2, LAYOUT.raw_stride)
-    for p, o in [(0x0000000810000000, 0x0000001008000000), (0x00FF00000000FF00, 0x000000FFFF000000)]:
+    for p, o in [
+        (0x0000000810000000, 0x0000001008000000),
+        (0x00FF00000000FF00, 0x000000FFFF000000),
+    ]:
         phase = int(phases[64 - bin(p | o).count("1")])
         mob = popcount(legal_moves(np.uint64(p), np.uint64(o), FULL)) - popcount(
             legal_moves(np.uint64(o), np.uint64(p), FULL)
