@@ -81,10 +81,12 @@ def board_size(mask: np.uint64) -> int:
 
 @njit(cache=True)
 def neighbours(x: np.uint64, mask: np.uint64) -> np.uint64:
-    """Squares of the board adjacent (8 directions) to a square of ``x``."""
-    n = ((x << _S1) & NOT_A) | ((x >> _S1) & NOT_H) | (x << _S8) | (x >> _S8)
-    n |= ((x << _S9) & NOT_A) | ((x >> _S9) & NOT_H) | ((x << _S7) & NOT_H) | ((x >> _S7) & NOT_A)
-    return n & mask
+    """Squares of the board adjacent (8 directions) to a square of ``x``, and ``x`` itself:
+    every caller intersects it with squares outside ``x`` (empties, the other side's discs),
+    and the 3x3 block is half the work of eight separate shifts (the evaluation reads it at
+    every leaf)."""
+    row = x | ((x << _S1) & NOT_A) | ((x >> _S1) & NOT_H)
+    return (row | (row << _S8) | (row >> _S8)) & mask
 
 
 @njit(cache=True)

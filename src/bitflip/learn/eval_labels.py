@@ -104,8 +104,11 @@ class LabelConfig:
                 raise ValueError(f"{name} must be at least 1")
 
     def key(self) -> str:
-        """Hash of the settings the labels depend on (chunks of another key are not reused)."""
+        """Hash of the settings the labels depend on (chunks of another key are not reused).
+        The WTHOR data counts by its folder's or file's name, not where it sits, so that labels
+        made on one machine resume on another (``datasets/eval-labels``)."""
         d = {k: v for k, v in asdict(self).items() if k not in _NOT_IN_KEY}
+        d["wthor"] = Path(self.wthor).name
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
 
 
