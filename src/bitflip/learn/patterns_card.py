@@ -48,12 +48,34 @@ def model_card(weights: PatternWeights, r: FitResult, cfg: PatternsFitConfig) ->
     cfg_lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in asdict(cfg).items())
     data = weights.lineage.get("data", [])
     data_list = data if isinstance(data, list) else []
-    source = (
-        f"the search labels in {cfg.labels} (positions of WTHOR games)"
-        if cfg.labels
-        else f"{len(data_list)} WTHOR files ({data_list[0] if data_list else '-'} .. "
+    games = (
+        f"{len(data_list)} WTHOR files ({data_list[0] if data_list else '-'} .. "
         f"{data_list[-1] if data_list else '-'})"
     )
+    labels = f"the search labels in {cfg.labels} (positions off the lines of WTHOR games)"
+    if not cfg.labels:
+        source = games
+    elif cfg.with_games:
+        source = f"{games} and {labels}"
+    else:
+        source = labels
+    game_target = (
+        "the WTHOR theoretical score (perfect play from the file's depth, 24 empties in the "
+        "FFO base) down to that depth, then the final disc difference (throughout for files "
+        "that store no depth)"
+        if cfg.target == "theoretical"
+        else "the final disc difference"
+    )
+    label_target = (
+        "the scores of the engine's own searches of the positions (bitflip.learn.eval_labels: "
+        "midgame search, exact near the end)"
+    )
+    if not cfg.labels:
+        target = game_target
+    elif cfg.with_games:
+        target = f"for game positions {game_target}; for the labelled ones {label_target}"
+    else:
+        target = label_target
     return f"""# Pattern weights {r.weights_path.name}
 
 Pattern-table evaluation (bitflip.eval.patterns, set `edax-like-v1`: edge+2X, 3x3 and 2x5
@@ -65,20 +87,11 @@ tables of each side's mobility and potential mobility and of the empties' parity
 - Data: {source}, {r.train_games + r.holdout_games} games; split by game:
   {r.train_games} games ({r.train_positions} positions) for training, {r.holdout_games} games
   ({r.holdout_positions} positions) held out.
-- Target: {
-        "the scores of the engine's own searches of the positions (bitflip.learn.eval_labels: "
-        "midgame search, exact near the end)"
-        if cfg.labels
-        else "the WTHOR theoretical score (perfect play from the file's depth, 24 empties in the "
-        "FFO base) down to that depth, then the final disc difference (throughout for files that "
-        "store no depth)"
-        if cfg.target == "theoretical"
-        else "the final disc difference"
-    }{
+- Target: {target}{
         f"; but positions with at most {cfg.exact_empties} empties: their perfect-play score "
         "(the engine's exact solver), and the positions before them that the theoretical score "
         "does not cover: their game's first such score"
-        if cfg.exact_empties and not cfg.labels
+        if cfg.exact_empties and (cfg.with_games or not cfg.labels)
         else ""
     }, from the side to move's view.
 - Method: normalised LMS SGD, {cfg.epochs} epochs, learning rate {cfg.learning_rate} x
