@@ -129,3 +129,23 @@ def test_positions_moved_several_random_moves_off_the_game_line(shared_data: Pat
 
 def _fit_config(wtb: str) -> PatternsFitConfig:
     return PatternsFitConfig(wthor=wtb, first_year=0, last_year=2022)
+
+
+def test_the_shipped_recipe_finds_its_labels_in_datasets() -> None:
+    # configs/patterns.toml makes the labels of datasets/eval-labels: the same key, so a run of
+    # `bitflip train labels --config configs/patterns.toml` finds every chunk done, and the fit
+    # reads them; changing a label setting there without relabelling fails here.
+    from bitflip.learn.patterns_config import PatternsFitConfig
+
+    repo = Path(__file__).resolve().parents[2]
+    labels = LabelConfig.from_toml(repo / "configs" / "patterns.toml")
+    fit = PatternsFitConfig.from_toml(repo / "configs" / "patterns.toml")
+    folder = repo / labels.out
+    assert fit.labels == labels.out and fit.with_games
+    chunks = sorted(folder.glob(f"labels-{labels.key()}-*.npz"))
+    assert len(chunks) == -(-labels.positions // labels.chunk)
+    assert (folder / "CARD.md").is_file()
+    with np.load(chunks[-1]) as z:
+        assert len(z["p"]) == labels.chunk
+    # Searches can score past 64 discs; the fit's targets stop there.
+    assert np.abs(load_labels(folder)[2]).max() == 64
