@@ -26,6 +26,7 @@ from bitflip.eval.firebrand import FirebrandWeights, firebrand_score, hand_fireb
 from bitflip.eval.pattern_indices import indexed_patterns_score
 from bitflip.eval.patterns import patterns_score
 from bitflip.eval.positional import TABLES, disc_square_score
+from bitflip.eval.weights import PatternWeights, shipped_firebrand_file, shipped_pattern_file
 
 EVAL_SCALE = 100
 """Eval units per disc of final disc difference."""
@@ -111,8 +112,6 @@ def features_evaluation(size: int = 8) -> Evaluation:
 
 def firebrand_evaluation(size: int = 8, path: str | Path | None = None) -> Evaluation:
     """FIREBRAND with weights from ``path``, else the shipped file, else hand weights."""
-    from bitflip.eval.weights import shipped_firebrand_file
-
     src = Path(path) if path is not None else shipped_firebrand_file()
     weights = FirebrandWeights.load(src) if src is not None else hand_firebrand_weights()
     return Evaluation("firebrand", KIND_FIREBRAND, weights.vector(), size, str(src or ""))
@@ -120,8 +119,6 @@ def firebrand_evaluation(size: int = 8, path: str | Path | None = None) -> Evalu
 
 def patterns_evaluation(size: int = 8, path: str | Path | None = None) -> Evaluation:
     """Pattern tables from ``path`` or the shipped file (8x8 only; raises if there are none)."""
-    from bitflip.eval.weights import PatternWeights, shipped_pattern_file
-
     if size != 8:
         raise ValueError(f"pattern evaluation exists for 8x8 only, not {size}x{size}")
     src = Path(path) if path is not None else shipped_pattern_file()
@@ -156,8 +153,6 @@ def load_evaluation(name: str = "default", size: int = 8) -> Evaluation:
     "default" is the fitted patterns on 8x8 when weights are shipped, else "features". Other
     board sizes have no pattern weights, so "patterns" falls back to "features" there.
     """
-    from bitflip.eval.weights import shipped_pattern_file
-
     if name == "default":
         if size == 8 and shipped_pattern_file() is not None:
             return patterns_evaluation(size)

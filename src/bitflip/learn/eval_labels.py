@@ -39,6 +39,8 @@ from bitflip._atomic import atomic_path, is_temporary
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcount
 from bitflip.jobs import BACKENDS, Backend, run_tasks
+from bitflip.learn.datasets import GameSource, positions_from_games
+from bitflip.learn.patterns_config import PatternsFitConfig
 from bitflip.tomlconfig import check_keys, read_toml
 
 LABEL_FILES = "labels-*.npz"
@@ -114,8 +116,7 @@ class LabelConfig:
 
 def draw_positions(cfg: LabelConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(player, opponent, game) of the positions to label, in a seeded order."""
-    from bitflip.learn.datasets import GameSource, positions_from_games
-    from bitflip.learn.patterns_config import PatternsFitConfig
+    # patterns_data imports this module (its exact targets and labels come from here).
     from bitflip.learn.patterns_data import load_games
 
     games = load_games(

@@ -19,7 +19,9 @@ import numpy as np
 
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL
+from bitflip.formats.wthor import load_wtb, read_header, wtb_files
 from bitflip.learn.datasets import GameSource, positions_from_games
+from bitflip.learn.eval_labels import exact_scores, load_labels
 from bitflip.learn.patterns_config import PatternsFitConfig
 from bitflip.learn.shards import PositionBatch
 
@@ -60,8 +62,6 @@ class GameArrays:
 
 def wthor_files(cfg: PatternsFitConfig) -> list[Path]:
     """The .wtb files of ``cfg``: those of ``wthor`` in the years asked for, then ``extra``."""
-    from bitflip.formats.wthor import read_header, wtb_files
-
     root = Path(cfg.wthor)
     if not root.exists():
         raise OSError(f"WTHOR data {root} does not exist")
@@ -78,8 +78,6 @@ def wthor_files(cfg: PatternsFitConfig) -> list[Path]:
 def load_games(cfg: PatternsFitConfig) -> GameArrays:
     """Read the configured WTHOR files (``bitflip.formats.wthor``; every game is replayed),
     at most ``cfg.max_games`` games."""
-    from bitflip.formats.wthor import load_wtb
-
     files = wthor_files(cfg)
     moves: list[np.ndarray] = []
     scores: list[np.ndarray] = []
@@ -189,7 +187,6 @@ def _exact_solver(
     cfg: PatternsFitConfig, progress: Progress | None, log: Callable[[str], None]
 ) -> ExactSolver:
     """The solver of ``exact_empties`` targets: resumable chunks of solves in ``cfg.out``."""
-    from bitflip.learn.eval_labels import exact_scores
 
     def chunks(done: int, total: int) -> None:
         if progress:
@@ -270,8 +267,6 @@ def _with_labels(
 
 
 def _labelled_samples(cfg: PatternsFitConfig, log: Callable[[str], None]) -> _Loaded:
-    from bitflip.learn.eval_labels import load_labels
-
     lp, lo, score, game = load_labels(cfg.labels)
     keep = empties_many(lp, lo, FULL) >= cfg.min_empties
     samples = Samples(lp[keep], lo[keep], score[keep].astype(np.float32), game[keep])

@@ -31,7 +31,7 @@ from bitflip.eval.patterns import (
     orientation_indices,
 )
 from bitflip.eval.patterns import phase_map as make_phase_map
-from bitflip.eval.weights import PatternWeights
+from bitflip.eval.weights import PatternWeights, shipped_pattern_file
 from bitflip.learn.patterns_card import FitResult, mae_by_empties, model_card
 from bitflip.learn.patterns_config import PatternsFitConfig
 from bitflip.learn.patterns_data import FitData, Progress, Samples, fit_data
@@ -120,8 +120,6 @@ def initial_weights(cfg: PatternsFitConfig) -> np.ndarray:
     """The raw weights a fit starts from: zeros, or ``cfg.init``'s (same phases)."""
     if not cfg.init:
         return np.zeros((cfg.phases, LAYOUT.raw_stride), dtype=np.float64)
-    from bitflip.eval.weights import shipped_pattern_file
-
     path = shipped_pattern_file() if cfg.init == "default" else Path(cfg.init)
     if path is None:
         raise OSError("init = 'default' but no pattern weights are shipped")
