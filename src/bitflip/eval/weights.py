@@ -124,7 +124,6 @@ class PatternWeights:
             )
         if phases.min() < 0 or phases.max() >= n:
             raise ValueError(f"{path}: phase_of_empties refers to phases outside 0..{n - 1}")
-        w = cls(raw, phases, dict(meta.get("lineage", {})), dict(meta.get("metrics", {})))
         if _content_hash(raw, phases) != meta.get("sha256"):
             raise ValueError(
                 f"{path}: content hash mismatch: the weights are corrupt or were "
@@ -133,8 +132,8 @@ class PatternWeights:
         if not np.isfinite(raw).all():
             raise ValueError(f"{path}: weights contain NaN or infinity")
         if version == 1:
-            w.raw = _from_version_1(raw)
-        return w
+            raw = _from_version_1(raw)
+        return cls(raw, phases, dict(meta.get("lineage", {})), dict(meta.get("metrics", {})))
 
 
 _V1_STRIDE = RAW_FEATURES + 1

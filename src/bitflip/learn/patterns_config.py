@@ -97,7 +97,8 @@ class PatternsFitConfig:
         make_phase_map(self.phases)
 
     def data_key(self) -> str:
-        """Hash of the settings that decide the samples (the dataset cache's name)."""
+        """Hash of the settings that decide the games' samples (the name of their cache, which
+        fits with and without labels share)."""
         keys = (
             "wthor",
             "extra",
@@ -108,8 +109,6 @@ class PatternsFitConfig:
             "seed",
             "target",
             "exact_empties",
-            "labels",
-            "with_games",
         )
         text = json.dumps({k: getattr(self, k) for k in keys}, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()[:12]

@@ -12,7 +12,7 @@ sets. The samples of a config are cached in its run folder (``samples-<data_key>
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -237,9 +237,8 @@ _Loaded = tuple[Samples, np.ndarray, list[str]]
 def _game_samples(
     cfg: PatternsFitConfig, progress: Progress | None, log: Callable[[str], None]
 ) -> _Loaded:
-    """The WTHOR games' samples: from the run folder's cache, else built and cached (the
-    cache's name hashes the game settings only, so fits with and without labels share it)."""
-    cache = Path(cfg.out) / f"samples-{replace(cfg, labels='', with_games=False).data_key()}.npz"
+    """The WTHOR games' samples: from the run folder's cache, else built and cached."""
+    cache = Path(cfg.out) / f"samples-{cfg.data_key()}.npz"
     if cache.is_file():
         return _read_cache(cache, log)
     return _build_and_cache(cfg, cache, progress, log)
