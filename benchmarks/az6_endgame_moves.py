@@ -34,7 +34,7 @@ def positions(pv: NetPolicyValue, args: argparse.Namespace) -> list[Board]:
         ply = 0
         while not b.is_game_over():
             moves = list(b.legal_moves)
-            empties = bin(b.empty).count("1")
+            empties = b.empties
             if args.min <= empties <= args.max and len(moves) > 1 and rng.random() < args.keep:
                 out.append(b.copy())
             p, o = b.side_bitboards()
@@ -78,7 +78,7 @@ def main() -> None:
         pv.value_margin = x
         agent = MCTSAgent(sims=args.sims, policy_value=pv, seed=0)
         kept = [agent.select_move(b) in ok for b, ok in zip(boards, best, strict=True)]
-        empties = np.array([bin(b.empty).count("1") for b in boards])
+        empties = np.array([b.empties for b in boards])
         parts = []
         for lo, hi in bands:
             sel = [k for k, e in zip(kept, empties, strict=True) if lo <= e <= hi]

@@ -45,7 +45,7 @@ def main() -> None:
             moves = list(b.legal_moves)
             p, o = b.side_bitboards()
             pol, val = pv.evaluate(np.array([p], np.uint64), np.array([o], np.uint64))
-            empties = bin(b.empty).count("1")
+            empties = b.empties
             if 4 <= empties <= 20 and rng.random() < args.keep:
                 margin = solve(p, o, b.geometry.mask)
                 rows.append((empties, float(val[0]), (1 - x) * np.sign(margin) + x * margin / 36))
