@@ -39,7 +39,7 @@ def self_play(net: Path, sims: int, solve_from: int) -> tuple[str, str, list[str
     names, lost = [], []
     while not b.is_game_over():
         move = agent.select_move(b)
-        empties = bin(b.empty).count("1")
+        empties = b.empties
         if move != PASS and empties <= solve_from:
             p, o = b.side_bitboards()
             values = solve_moves(p, o, mask)

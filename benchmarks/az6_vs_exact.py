@@ -66,7 +66,7 @@ def main() -> None:
             b.geometry.parse_square(line[len(positions)]) if agent is None else agent.select_move(b)
         )
         p, o = b.side_bitboards()
-        positions.append((p, o, bin(b.empty).count("1"), move))
+        positions.append((p, o, b.empties, move))
         b.push(move)
     out = b.outcome()
     assert out is not None

@@ -78,7 +78,7 @@ def score(match: Path, cache: Path, level: int) -> None:
                     engine.new_game()
                     engine.set_position(b)
                     mover_is_a = (b.turn == 0) == (g["a_color"] == "black")
-                    empties = bin(b.empty).count("1")
+                    empties = b.empties
                     limit = Limit(exact=True) if empties <= exact_from else None
                     plies.append((empties, mover_is_a, engine.go(limit).score))
                 b.push(b.parse_move(m))
