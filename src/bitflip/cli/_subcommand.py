@@ -68,10 +68,11 @@ TEXTS: dict[str, tuple[str, str | None]] = {
     ),
     "train labels": (
         "label positions with the engine's own searches (for train patterns)",
-        "Draws WTHOR positions (some moved one random move off the game line), scores each with"
+        "Draws WTHOR positions (some moved random moves off the game line), scores each with"
         " the engine's search at a level (exact near the end) in worker processes, and writes "
         "labels-*.npz chunks; killed, the same command resumes. Fit on them with "
-        "`bitflip train patterns` and labels = FOLDER (configs/patterns-labels.toml).",
+        "`bitflip train patterns` and labels = FOLDER (configs/patterns.toml holds both "
+        "steps' recipes).",
     ),
     "train patterns": (
         "fit the pattern-table evaluation on WTHOR games (or search labels)",

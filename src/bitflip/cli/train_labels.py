@@ -1,4 +1,4 @@
-"""``bitflip train labels --config configs/patterns-labels.toml``: search labels for a fit."""
+"""``bitflip train labels --config configs/patterns.toml``: search labels for a fit."""
 
 from __future__ import annotations
 
@@ -13,7 +13,9 @@ from bitflip.datadir import find
 
 def register(sub: Subparsers) -> None:
     p = add_subcommand(sub, "train labels")
-    p.add_argument("--config", required=True, help="TOML file (see configs/patterns-labels.toml)")
+    p.add_argument(
+        "--config", required=True, help="TOML file with a [labels] table (configs/patterns.toml)"
+    )
     p.add_argument("--wthor", help="WTHOR folder or .wtb file (overrides the config)")
     p.add_argument("--out", help="label folder (overrides the config)")
     p.add_argument("--positions", type=COUNT, help="positions to label (overrides)")

@@ -17,7 +17,7 @@ end. This module makes such labels:
 Chunks of positions are labelled by worker processes or Ray tasks (:mod:`bitflip.jobs`) and
 written by the driver alone (``labels-NNNNN.npz``); a killed run resumes at the first missing
 chunk. ``bitflip train patterns`` then fits on them with
-``labels = "<out>"`` (see ``configs/patterns-labels.toml``).
+``labels = "<out>"`` (the ``[labels]`` and ``[patterns]`` tables of ``configs/patterns.toml``).
 
 :func:`exact_scores` labels given positions with their perfect-play scores, in chunks the same
 way; the WTHOR fit uses it near the end of the games (``exact_empties``,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bitflip.core.bitboard import U1, legal_moves, popcount
+from bitflip.core.bitboard import popcount
 from bitflip.core.jit import kernel
 
 QUADRANTS = np.array(
@@ -46,13 +46,6 @@ def odd_regions(empties: np.uint64) -> np.uint64:
 
 
 @kernel()
-def weighted_mobility(p: np.uint64, o: np.uint64, mask: np.uint64) -> int:
-    """Moves of the side to move, corners counted twice."""
-    m = legal_moves(p, o, mask)
-    return int(popcount(m) + popcount(m & CORNERS))
-
-
-@kernel()
 def pick_next(moves: np.ndarray, scores: np.ndarray, start: int, n: int) -> int:
     """Swap the best-scored move of ``start..n-1`` to ``start`` (selection sort, one step)."""
     best = start
@@ -63,8 +56,3 @@ def pick_next(moves: np.ndarray, scores: np.ndarray, start: int, n: int) -> int:
         moves[start], moves[best] = moves[best], moves[start]
         scores[start], scores[best] = scores[best], scores[start]
     return int(moves[start])
-
-
-@kernel()
-def square_bit_of(sq: int) -> np.uint64:
-    return U1 << np.uint64(sq)
