@@ -71,20 +71,14 @@ class SelfPlaySearch(BatchedSearch):
         self.targets: dict[Key, np.ndarray] = {}
         self.cheap_keys: set[Key] = set()
 
-    def search(
-        self,
-        p: np.ndarray,
-        o: np.ndarray,
-        active: np.ndarray | None = None,
-        *,
-        noise: bool = False,
+    def _search(
+        self, p: np.ndarray, o: np.ndarray, active: np.ndarray, noise: bool
     ) -> SearchOutput:
         g_count = p.shape[0]
-        act = np.ones(g_count, np.bool_) if active is None else np.asarray(active, np.bool_)
-        full = act.copy()
+        full = active.copy()
         if self.cheap is not None:
             full &= self.rng.random(g_count) < self.full_search_prob
-        cheap = act & ~full
+        cheap = active & ~full
         outs = [(full, self.full.search(p, o, full, noise=noise))] if full.any() else []
         if cheap.any() and self.cheap is not None:
             outs.append((cheap, self.cheap.search(p, o, cheap, noise=False)))

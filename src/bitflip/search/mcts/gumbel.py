@@ -116,21 +116,13 @@ class GumbelMCTS(BatchedSearch):
         self.tree = BatchedMCTS(policy_value, num_games * self.m, sub, seed=seed)
         self.cap = cap
 
-    def search(
-        self,
-        p: np.ndarray,
-        o: np.ndarray,
-        active: np.ndarray | None = None,
-        *,
-        noise: bool = False,
+    def _search(
+        self, p: np.ndarray, o: np.ndarray, active: np.ndarray, noise: bool
     ) -> SearchOutput:
-        """Search every active position; ``noise`` draws the Gumbel variables (else 0)."""
+        # ``noise`` draws the Gumbel variables (else they are 0).
         cfg, m = self.config, self.m
         g_count = p.shape[0]
-        if g_count > self.num_games:
-            raise ValueError(f"{g_count} positions but the search holds {self.num_games} games")
-        act = np.ones(g_count, np.bool_) if active is None else np.asarray(active, np.bool_)
-        rows = np.flatnonzero(act[:g_count])
+        rows = np.flatnonzero(active)
         visits = np.zeros((g_count, NUM_MOVES), np.float32)
         policy = np.zeros((g_count, NUM_MOVES), np.float32)
         value = np.zeros(g_count, np.float32)

@@ -135,7 +135,6 @@ class BatchedSearch(ABC):
         self.mask = board_mask(self.size)
         self.rng = np.random.default_rng(seed)
 
-    @abstractmethod
     def search(
         self,
         p: np.ndarray,
@@ -152,6 +151,17 @@ class BatchedSearch(ABC):
             active: bool (G,) which games to search (default all); finished games must be off.
             noise: root exploration noise (self-play).
         """
+        g_count = p.shape[0]
+        if g_count > self.num_games:
+            raise ValueError(f"{g_count} positions but the search holds {self.num_games} games")
+        act = np.ones(g_count, np.bool_) if active is None else np.asarray(active, np.bool_)
+        return self._search(p, o, act, noise)
+
+    @abstractmethod
+    def _search(
+        self, p: np.ndarray, o: np.ndarray, active: np.ndarray, noise: bool
+    ) -> SearchOutput:
+        """:meth:`search` once its arguments are checked; ``active`` is a bool (G,) array."""
 
 
 class BatchedMCTS(BatchedSearch):
@@ -175,22 +185,14 @@ class BatchedMCTS(BatchedSearch):
         nodes = config.sims + config.leaves_per_game + 8
         self.pool = t.TreePool(num_games, nodes, nodes * 16 + 64, config.leaves_per_game)
 
-    def search(
-        self,
-        p: np.ndarray,
-        o: np.ndarray,
-        active: np.ndarray | None = None,
-        *,
-        noise: bool = False,
+    def _search(
+        self, p: np.ndarray, o: np.ndarray, active: np.ndarray, noise: bool
     ) -> SearchOutput:
-        """Search every active position from a fresh tree; ``noise`` mixes Dirichlet noise
-        into the root priors."""
+        # ``noise`` mixes Dirichlet noise into the root priors.
         pool, cfg = self.pool, self.config
         g_count = p.shape[0]
-        if g_count > pool.games:
-            raise ValueError(f"{g_count} positions but the pool holds {pool.games} games")
         act = np.zeros(pool.games, np.bool_)
-        act[:g_count] = True if active is None else active
+        act[:g_count] = active
         pp = np.zeros(pool.games, np.uint64)
         oo = np.zeros(pool.games, np.uint64)
         pp[:g_count] = p
