@@ -22,12 +22,13 @@ from __future__ import annotations
 
 import os
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 from multiprocessing import get_context
-from typing import Any, TypeVar
+from typing import Any, TypeAlias, TypeVar
 
 from bitflip._watchdog import watch_driver
 from bitflip.core.parallel import single_thread_process
@@ -35,6 +36,12 @@ from bitflip.core.parallel import single_thread_process
 S = TypeVar("S")
 T = TypeVar("T")
 R = TypeVar("R")
+H = TypeVar("H")
+
+TaskFn: TypeAlias = Callable[[S, T], R]
+"""A task's body, ``fn(shared, item) -> result``."""
+OnResult: TypeAlias = Callable[[int, R], None]
+"""The driver's ``on_result(index of the item, result)``."""
 
 BACKENDS = ("local", "ray")
 
@@ -69,11 +76,7 @@ def default_workers() -> int:
 
 
 def run_tasks(
-    fn: Callable[[S, T], R],
-    shared: S,
-    items: Sequence[T],
-    backend: Backend,
-    on_result: Callable[[int, R], None],
+    fn: TaskFn[S, T, R], shared: S, items: Sequence[T], backend: Backend, on_result: OnResult[R]
 ) -> None:
     """Call ``fn(shared, item)`` for every item on ``backend``; ``on_result(i, result)`` gets
     the result of ``items[i]`` in this process, in finishing order, once per item.
@@ -101,27 +104,42 @@ def _pool_worker(driver: int) -> None:
     watch_driver(driver)
 
 
-def _run_pool(
-    fn: Callable[[S, T], R],
-    shared: S,
+def _in_flight(
     items: Sequence[T],
-    workers: int,
-    on_result: Callable[[int, R], None],
+    slots: int,
+    submit: Callable[[T], H],
+    wait_any: Callable[[list[H]], Iterable[tuple[H, R]]],
+    pending: dict[H, int],
+    on_result: OnResult[R],
 ) -> None:
+    """Run every item with ``2 * slots`` tasks in flight, ``submit(item)`` giving a task's
+    handle and ``wait_any(handles)`` the ended ones with their results; ``pending`` holds the
+    handles in flight (for the caller to cancel when this raises)."""
+    # Twice as many tasks in flight as slots: none idles, and the driver holds few results.
+    queue = deque(enumerate(items))
+    while queue or pending:
+        while queue and len(pending) < 2 * slots:
+            i, item = queue.popleft()
+            pending[submit(item)] = i
+        for handle, result in wait_any(list(pending)):
+            on_result(pending.pop(handle), result)
+
+
+def _run_pool(
+    fn: TaskFn[S, T, R], shared: S, items: Sequence[T], workers: int, on_result: OnResult[R]
+) -> None:
+    def submit(item: T) -> Future[R]:
+        return ex.submit(fn, shared, item)
+
+    def wait_any(futures: list[Future[R]]) -> Iterator[tuple[Future[R], R]]:
+        done, _ = wait(futures, return_when=FIRST_COMPLETED)
+        return ((fut, fut.result()) for fut in done)
+
     # spawn, never fork: the driver may run threads (progress, torch) that fork would copy.
     ctx = get_context("spawn")
     ex = ProcessPoolExecutor(workers, ctx, initializer=_pool_worker, initargs=(os.getpid(),))
     try:
-        # Twice as many tasks in flight as workers: none idles, and the driver holds few results.
-        queue = deque(enumerate(items))
-        pending: dict[Future[R], int] = {}
-        while queue or pending:
-            while queue and len(pending) < 2 * workers:
-                i, item = queue.popleft()
-                pending[ex.submit(fn, shared, item)] = i
-            done, _ = wait(pending, return_when=FIRST_COMPLETED)
-            for fut in done:
-                on_result(pending.pop(fut), fut.result())
+        _in_flight(items, workers, submit, wait_any, {}, on_result)
     except BaseException:
         # An error, a time limit or Ctrl-C: the tasks in flight are dropped (a resume makes
         # them again) and the workers end now instead of finishing them.
@@ -167,11 +185,7 @@ def ray_session(backend: Backend) -> Iterator[Any]:
 
 
 def _run_ray(
-    fn: Callable[[S, T], R],
-    shared: S,
-    items: Sequence[T],
-    backend: Backend,
-    on_result: Callable[[int, R], None],
+    fn: TaskFn[S, T, R], shared: S, items: Sequence[T], backend: Backend, on_result: OnResult[R]
 ) -> None:
     with ray_session(backend) as ray:
         # retry_exceptions=False: only a lost worker or node is retried, not an error of fn.
@@ -179,26 +193,25 @@ def _run_ray(
             _ray_task
         )
         shared_ref = ray.put(shared)  # sent once, read by every task on its node
-        limit = max(1, int(ray.cluster_resources().get("CPU", 1)))
-        queue = deque(enumerate(items))
+        cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+
+        def wait_any(refs: list[Any]) -> Iterator[tuple[Any, Any]]:
+            ready, _ = ray.wait(refs, num_returns=1)
+            return ((ref, _get(ray, ref)) for ref in ready)
+
+        # Twice the CPUs in flight: a node's next task is queued there as one ends.
         pending: dict[Any, int] = {}
         try:
-            while queue or pending:
-                # Twice the CPUs in flight: a node's next task is queued there as one ends.
-                while queue and len(pending) < 2 * limit:
-                    i, item = queue.popleft()
-                    pending[task.remote(fn, shared_ref, item)] = i
-                ready, _ = ray.wait(list(pending), num_returns=1)
-                for ref in ready:
-                    i = pending.pop(ref)
-                    on_result(i, _get(ray, ref))
+            _in_flight(
+                items, cpus, partial(task.remote, fn, shared_ref), wait_any, pending, on_result
+            )
         except BaseException:
             for ref in pending:
                 ray.cancel(ref, force=True)
             raise
 
 
-def _ray_task(fn: Callable[[S, T], R], shared: S, item: T) -> R:
+def _ray_task(fn: TaskFn[S, T, R], shared: S, item: T) -> R:
     """A Ray task's body: ``fn(shared, item)`` on one thread (the task holds one CPU)."""
     single_thread_process()
     return fn(shared, item)
