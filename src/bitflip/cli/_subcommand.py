@@ -38,6 +38,53 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 TEXTS: dict[str, tuple[str, str | None]] = {
+    "analyze": (
+        "score each move of a game against the best move",
+        "Score each move of a game (a transcript, or a file holding one) against "
+        "the engine's best move; moves that lose at least --mistake discs are marked '?', "
+        "at least --blunder discs '??'.",
+    ),
+    "arena": (
+        "play a tournament between agents and rate them",
+        "A round robin between the SPECs (or a gauntlet of each against --vs): every "
+        "opening is played twice with the colours swapped, in parallel worker processes. Prints "
+        "W/D/L, score, disc margin and Elo with 95% intervals; with --db the games are stored "
+        "and a killed run resumes when run again.",
+    ),
+    "bench": (
+        "search fixed positions to a fixed depth and print the node count",
+        "Search the bench positions to a fixed depth with a fresh table each and "
+        "print 'Nodes searched: N', the time and the speed.",
+    ),
+    "hint": (
+        "score the best moves of a position",
+        "Score the best moves of a position given as an OBF board string "
+        "('---...XO... X') or a transcript from the start ('f5d6c3').",
+    ),
+    "nboard": (
+        "run the engine under the NBoard protocol (stdin/stdout)",
+        "Run the engine as an NBoard engine: point the NBoard GUI (or Edax-style "
+        "tools) at 'bitflip nboard'. Commands: nboard, set depth, set game, set contempt, "
+        "move, hint, go, ping, learn, quit. 'set depth N' plays as engine level N (as Edax "
+        "reads it: level 13 searches 13 plies, proves win/loss/draw from 23 empties and solves "
+        "exactly from 20). Problems with input go to stderr.",
+    ),
+    "perft": (
+        "count the leaves of the game tree to a depth",
+        "Perft with convention A of perft.md: a forced pass is a ply and a game "
+        "that ends early is one leaf.",
+    ),
+    "play": (
+        "play, get hints and analyse games in the browser (or --terminal)",
+        "Start the web app on localhost and open it in the browser. Games are kept "
+        "in a SQLite file and survive a restart; the JSON API is documented on /docs.",
+    ),
+    "solve": (
+        "solve the positions of an OBF file exactly (or win/loss/draw)",
+        "Solve each position of an OBF file (one 'board side; MOVE:score; ...' a "
+        "line) and print the best move, score (with --wld: win, loss or draw), nodes, time and "
+        "speed, and whether the result matches the file's annotation.",
+    ),
     "book": (
         "build or look into an opening book",
         "An opening book: WTHOR positions with game counts and negamaxed search scores, "
@@ -59,6 +106,20 @@ TEXTS: dict[str, tuple[str, str | None]] = {
         "Convert by file extension: .txt transcripts (one game per line), .ggf (GGS records), "
         ".wtb (WTHOR; writing it also writes the .JOU/.TRN names beside it), .obf positions (to"
         " .obf only). Every game is replayed and checked.",
+    ),
+    "train": (
+        "train a network or an evaluation from a config file",
+        "Train from a commented TOML config (see configs/).",
+    ),
+    "train policy": (
+        "a policy network from training shards (configs/policy*.toml)",
+        "Train a policy network: checkpoints each epoch (--resume continues), early "
+        "stopping, metrics.csv and loss.png in the run folder, a content-hashed model file.",
+    ),
+    "train value": (
+        "a value network from training shards (configs/value*.toml)",
+        "Train a value network: checkpoints each epoch (--resume continues), early "
+        "stopping, metrics.csv and loss.png in the run folder, a content-hashed model file.",
     ),
     "train alphazero": (
         "AlphaZero self-play learning (configs/alphazero-*.toml)",
@@ -136,15 +197,10 @@ TEXTS: dict[str, tuple[str, str | None]] = {
 """(summary, details) of each command, by its words after ``bitflip``."""
 
 
-def add_subcommand(
-    sub: Subparsers, command: str, summary: str | None = None, details: str | None = None
-) -> argparse.ArgumentParser:
-    """The parser of ``command`` (e.g. ``"data build"``; its last word is the name typed).
-
-    Its texts come from :data:`TEXTS` unless ``summary`` is given.
-    """
-    if summary is None:
-        summary, details = TEXTS[command]
+def add_subcommand(sub: Subparsers, command: str) -> argparse.ArgumentParser:
+    """The parser of ``command`` (e.g. ``"data build"``; its last word is the name typed), with
+    its texts from :data:`TEXTS`."""
+    summary, details = TEXTS[command]
     return sub.add_parser(command.split()[-1], help=summary, description=details)
 
 

@@ -12,14 +12,7 @@ from bitflip.cli.hint import add_search_options, limit_from
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(
-        sub,
-        "analyze",
-        "score each move of a game against the best move",
-        "Score each move of a game (a transcript, or a file holding one) against "
-        "the engine's best move; moves that lose at least --mistake discs are marked '?', "
-        "at least --blunder discs '??'.",
-    )
+    p = add_subcommand(sub, "analyze")
     p.add_argument("game", help="transcript ('f5d6c3...') or a .txt, .ggf or .wtb file")
     p.add_argument("--game-index", type=COUNT, default=1, help="which game of the file (1-based)")
     p.add_argument("--mistake", type=DISCS, default=3.0, help="loss in discs marked '?'")

@@ -37,15 +37,7 @@ _DEFAULTS: dict[str, Any] = {
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(
-        sub,
-        "arena",
-        "play a tournament between agents and rate them",
-        "A round robin between the SPECs (or a gauntlet of each against --vs): every "
-        "opening is played twice with the colours swapped, in parallel worker processes. Prints "
-        "W/D/L, score, disc margin and Elo with 95% intervals; with --db the games are stored "
-        "and a killed run resumes when run again.",
-    )
+    p = add_subcommand(sub, "arena")
     p.add_argument("specs", nargs="*", metavar="SPEC", help="agent specs, e.g. minimax:depth=2")
     p.add_argument("--config", type=Path, help="TOML file whose [arena] table sets defaults")
     p.add_argument("--games", type=COUNT, help="games per pair, even (default 20)")

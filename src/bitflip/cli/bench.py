@@ -30,13 +30,7 @@ DEFAULT_DEPTH = 8
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(
-        sub,
-        "bench",
-        "search fixed positions to a fixed depth and print the node count",
-        "Search the bench positions to a fixed depth with a fresh table each and "
-        "print 'Nodes searched: N', the time and the speed.",
-    )
+    p = add_subcommand(sub, "bench")
     p.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="search depth in plies")
     p.add_argument("--eval", default="default", help="evaluation name (default: default)")
     p.add_argument("--verbose", action="store_true", help="one line per position")

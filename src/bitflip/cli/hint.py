@@ -36,13 +36,7 @@ def limit_from(args: argparse.Namespace) -> Limit | None:
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(
-        sub,
-        "hint",
-        "score the best moves of a position",
-        "Score the best moves of a position given as an OBF board string "
-        "('---...XO... X') or a transcript from the start ('f5d6c3').",
-    )
+    p = add_subcommand(sub, "hint")
     p.add_argument("position", help="OBF board string or transcript")
     p.add_argument("-n", type=MOVES, default=5, help="how many moves (default 5)")
     add_search_options(p)

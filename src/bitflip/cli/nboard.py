@@ -9,16 +9,7 @@ from bitflip.cli._subcommand import Subparsers, add_subcommand, add_threads_opti
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(
-        sub,
-        "nboard",
-        "run the engine under the NBoard protocol (stdin/stdout)",
-        "Run the engine as an NBoard engine: point the NBoard GUI (or Edax-style "
-        "tools) at 'bitflip nboard'. Commands: nboard, set depth, set game, set contempt, "
-        "move, hint, go, ping, learn, quit. 'set depth N' plays as engine level N (as Edax "
-        "reads it: level 13 searches 13 plies, proves win/loss/draw from 23 empties and solves "
-        "exactly from 20). Problems with input go to stderr.",
-    )
+    p = add_subcommand(sub, "nboard")
     p.add_argument(
         "--level",
         type=int,

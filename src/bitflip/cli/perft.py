@@ -15,13 +15,7 @@ LONG_PERFT = 13
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(
-        sub,
-        "perft",
-        "count the leaves of the game tree to a depth",
-        "Perft with convention A of perft.md: a forced pass is a ply and a game "
-        "that ends early is one leaf.",
-    )
+    p = add_subcommand(sub, "perft")
     p.add_argument("depth", type=int, help="plies from the position")
     p.add_argument("--size", type=int, default=8, choices=(4, 6, 8), help="board size")
     p.add_argument("--position", help="an OBF board string to start from (default: the start)")

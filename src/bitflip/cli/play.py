@@ -20,13 +20,7 @@ DEFAULT_PORT = 8765
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(
-        sub,
-        "play",
-        "play, get hints and analyse games in the browser (or --terminal)",
-        "Start the web app on localhost and open it in the browser. Games are kept "
-        "in a SQLite file and survive a restart; the JSON API is documented on /docs.",
-    )
+    p = add_subcommand(sub, "play")
     p.add_argument("--terminal", action="store_true", help="play in the terminal instead")
     p.add_argument(
         "--opponent",

@@ -17,14 +17,7 @@ from bitflip.search.limits import Limit
 
 
 def register(sub: Subparsers) -> None:
-    p = add_subcommand(
-        sub,
-        "solve",
-        "solve the positions of an OBF file exactly (or win/loss/draw)",
-        "Solve each position of an OBF file (one 'board side; MOVE:score; ...' a "
-        "line) and print the best move, score (with --wld: win, loss or draw), nodes, time and "
-        "speed, and whether the result matches the file's annotation.",
-    )
+    p = add_subcommand(sub, "solve")
     p.add_argument("file", help="an .obf file")
     p.add_argument(
         "--wld",

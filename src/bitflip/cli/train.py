@@ -27,8 +27,7 @@ TRAINERS = (
 
 
 def register(sub: Subparsers) -> None:
-    summary = "train a network or an evaluation from a config file"
-    p = add_subcommand(sub, "train", summary, "Train from a commented TOML config (see configs/).")
+    p = add_subcommand(sub, "train")
     tsub = p.add_subparsers(dest="train_command", metavar="KIND")
     tsub.required = True
     for module in TRAINERS:

@@ -11,16 +11,10 @@ import argparse
 from bitflip.cli._numbers import COUNT_OR_ZERO, MINUTES
 from bitflip.cli._subcommand import Subparsers, add_subcommand
 
-_DETAILS = (
-    "Train a {task} network: checkpoints each epoch (--resume continues), early "
-    "stopping, metrics.csv and loss.png in the run folder, a content-hashed model file."
-)
-
 
 def register(sub: Subparsers) -> None:
     for task in ("value", "policy"):
-        summary = f"a {task} network from training shards (configs/{task}*.toml)"
-        p = add_subcommand(sub, task, summary, _DETAILS.format(task=task))
+        p = add_subcommand(sub, f"train {task}")
         add_arguments(p)
         p.set_defaults(func=run, task=task)
 
