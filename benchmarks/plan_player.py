@@ -10,7 +10,8 @@ node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC_FITS`` names a J
 ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones, or a ``.npy`` ProbCut
 table (rows by depth, as :func:`bitflip.search.probcut.table_from_fits` makes them).
 ``BITFLIP_EVAL`` names the evaluation (a weights file, or a name ``load_evaluation`` knows;
-default: the shipped one).
+default: the shipped one). ``from_env_b()`` reads the same variables ending in ``_B``, so two
+plans can play each other.
 """
 
 from __future__ import annotations
@@ -68,16 +69,25 @@ class PlanPlayer:
 
 
 def from_env() -> PlanPlayer:
-    text = os.environ.get("BITFLIP_PLAN", "")
+    return _from_env("")
+
+
+def from_env_b() -> PlanPlayer:
+    """A second plan player for matches of two plans: the same variables ending in ``_B``
+    (``BITFLIP_PLAN_B``, ``BITFLIP_MPC_MODE_B``, ``BITFLIP_MPC_FITS_B``, ``BITFLIP_EVAL_B``)."""
+    return _from_env("_B")
+
+
+def _from_env(suffix: str) -> PlanPlayer:
+    name = "BITFLIP_PLAN" + suffix
+    text = os.environ.get(name, "")
     try:
         depth, exact, wld, sel = (int(x) for x in text.split(","))
     except ValueError:
-        raise SystemExit(
-            f"BITFLIP_PLAN must be DEPTH,EXACT,WLD,SELECTIVITY, not {text!r}"
-        ) from None
-    fits = os.environ.get("BITFLIP_MPC_FITS")
-    mode = int(os.environ.get("BITFLIP_MPC_MODE", "0"))
-    evaluation = os.environ.get("BITFLIP_EVAL", "default")
+        raise SystemExit(f"{name} must be DEPTH,EXACT,WLD,SELECTIVITY, not {text!r}") from None
+    fits = os.environ.get("BITFLIP_MPC_FITS" + suffix)
+    mode = int(os.environ.get("BITFLIP_MPC_MODE" + suffix, "0"))
+    evaluation = os.environ.get("BITFLIP_EVAL" + suffix, "default")
     player = PlanPlayer(depth, exact, wld, sel, mode, Path(fits) if fits else None, evaluation)
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
     return player
