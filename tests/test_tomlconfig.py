@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -44,3 +44,34 @@ def test_tables_build_dataclasses_with_errors_that_say_where(tmp_path: Path) -> 
     check_keys({"games": 1}, ("games",), "ok")  # known names as a list
     with pytest.raises(ValueError, match=r"^ok: unknown keys \['gam'\]"):
         check_keys({"gam": 1}, ("games",), "ok")
+
+
+@dataclass
+class Checked:
+    games: int = 1
+    rate: float = 0.5
+    files: list[str] = field(default_factory=list)
+
+    def check(self) -> None:
+        if self.games > 9:
+            raise ValueError("games must be at most 9")
+
+
+def test_read_table_checks_keys_types_and_values(tmp_path: Path) -> None:
+    from bitflip.tomlconfig import read_table
+
+    p = tmp_path / "c.toml"
+    p.write_text('[run]\ngames = 3\nrate = 1\nfiles = ["a"]\n')
+    assert read_table(p, "run", Checked) == Checked(3, 1.0, ["a"])
+    p.write_text("games = 2\n")  # no [run] table: the top level
+    assert read_table(p, "run", Checked) == Checked(2)
+    refused = {
+        "[run]\ngames = 2.5\n": r"c\.toml: games must be int, not 2\.5",
+        "[run]\nfiles = [1]\n": r"c\.toml: files must be list, not \[1\]",
+        "[run]\ngames = 10\n": r"c\.toml: games must be at most 9",
+        "[run]\ngame = 1\n": r"c\.toml: unknown keys \['game'\]",
+    }
+    for text, match in refused.items():
+        p.write_text(text)
+        with pytest.raises(ValueError, match=match):
+            read_table(p, "run", Checked)

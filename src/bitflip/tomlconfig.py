@@ -2,7 +2,8 @@
 
 Every config (training, self-play, pattern fitting, TD, Q-learning, arena) is read through
 :func:`read_toml`, and its tables are checked against the fields of a dataclass with
-:func:`check_keys` / :func:`build`, so every loader reports a bad file the same way.
+:func:`check_keys` / :func:`build` (and their values' types too by :func:`read_table`), so every
+loader reports a bad file the same way.
 """
 
 from __future__ import annotations
@@ -11,9 +12,18 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 T = TypeVar("T")
+
+
+class Checked(Protocol):
+    """A config dataclass whose ``check()`` raises ValueError on a bad combination of values."""
+
+    def check(self) -> None: ...
+
+
+C = TypeVar("C", bound=Checked)
 
 
 def read_toml(path: str | Path) -> dict[str, Any]:
@@ -62,3 +72,25 @@ def read_flat_config(path: str | Path, cls: type[Any]) -> dict[str, Any]:
     data = read_toml(path)
     check_keys(data, cls, str(path))
     return data
+
+
+def read_table(path: str | Path, table: str, cls: type[C]) -> C:
+    """The config ``cls`` from the ``[table]`` of a TOML file (its top level when it has no such
+    table), checked: an unknown key, a value of another type than the field's default (an int
+    stands for a float; lists hold strings) or a failed ``check()`` is a ValueError naming the
+    file."""
+    doc = read_toml(path)
+    data = doc.get(table, doc)
+    check_keys(data, cls, str(path))
+    defaults = cls()
+    for key, value in data.items():
+        want = type(getattr(defaults, key))
+        ok = isinstance(value, want) or (want is float and type(value) is int)
+        if not ok or (want is list and not all(isinstance(x, str) for x in value)):
+            raise ValueError(f"{path}: {key} must be {want.__name__}, not {value!r}")
+    cfg = build(cls, data, str(path))
+    try:
+        cfg.check()
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    return cfg

@@ -41,7 +41,7 @@ from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcou
 from bitflip.jobs import BACKENDS, Backend, run_tasks
 from bitflip.learn.datasets import GameSource, positions_from_games
 from bitflip.learn.patterns_config import PatternsFitConfig
-from bitflip.tomlconfig import check_keys, read_toml
+from bitflip.tomlconfig import read_table
 
 LABEL_FILES = "labels-*.npz"
 _NOT_IN_KEY = ("workers", "out", "backend", "ray_address")
@@ -84,15 +84,8 @@ class LabelConfig:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> LabelConfig:
-        doc = read_toml(path)
-        doc = doc.get("labels", doc)
-        check_keys(doc, cls, str(path))
-        cfg = cls(**doc)
-        try:
-            cfg.check()
-        except ValueError as exc:
-            raise ValueError(f"{path}: {exc}") from exc
-        return cfg
+        """Read the ``[labels]`` table of a config file (errors name the key and the file)."""
+        return read_table(path, "labels", cls)
 
     def check(self) -> None:
         if not 0 <= self.min_empties <= self.max_empties <= 59:

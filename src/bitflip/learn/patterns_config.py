@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from bitflip.eval.patterns import phase_map as make_phase_map
-from bitflip.tomlconfig import check_keys, read_toml
+from bitflip.tomlconfig import read_table
 
 
 @dataclass
@@ -67,19 +67,8 @@ class PatternsFitConfig:
 
     @classmethod
     def from_toml(cls, path: str | Path) -> PatternsFitConfig:
-        """Read a config file; unknown keys are an error naming the key and the file."""
-        doc = read_toml(path)
-        doc = doc.get("patterns", doc)
-        check_keys(doc, cls, str(path))
-        defaults = cls()
-        for key, value in doc.items():
-            want = type(getattr(defaults, key))
-            ok = isinstance(value, want) or (want is float and type(value) is int)
-            if not ok or (want is list and not all(isinstance(x, str) for x in value)):
-                raise ValueError(f"{path}: {key} must be {want.__name__}, not {value!r}")
-        cfg = cls(**doc)
-        cfg.check()
-        return cfg
+        """Read the ``[patterns]`` table of a config file (errors name the key and the file)."""
+        return read_table(path, "patterns", cls)
 
     def check(self) -> None:
         if self.target not in ("final", "theoretical"):
