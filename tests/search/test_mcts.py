@@ -10,7 +10,7 @@ from bitflip.core import bitboard as bb
 from bitflip.core.bitboard import margin_with_empties
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
-from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, choose_moves
+from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, choose_moves, make_mcts
 from bitflip.search.mcts.games import play_games, play_match
 from bitflip.search.mcts.rollout import RolloutPolicyValue, rollout_values
 from bitflip.search.mcts.tree import _terminal_value
@@ -118,6 +118,17 @@ def test_inactive_games_are_not_searched() -> None:
         np.repeat(p, 2), np.repeat(o, 2), np.array([True, False])
     )
     assert out.visits[0].sum() > 0 and out.visits[1].sum() == 0
+
+
+@pytest.mark.parametrize("root", ["puct", "gumbel"])
+def test_every_search_checks_its_batch_the_same_way(root: str) -> None:
+    p, o = _sides(Board(size=6))
+    search = make_mcts(UniformPolicyValue(6), 2, MCTSConfig(sims=8, root=root, gumbel_m=2))
+    with pytest.raises(ValueError, match="3 positions but the search holds 2 games"):
+        search.search(np.repeat(p, 3), np.repeat(o, 3))
+    out = search.search(np.repeat(p, 2), np.repeat(o, 2), np.array([False, True]))
+    assert out.visits[0].sum() == 0 and out.visits[1].sum() > 0
+    assert out.visits.shape == (2, 65) and out.value.shape == (2,)
 
 
 def test_root_noise_changes_the_search() -> None:
