@@ -18,6 +18,7 @@ from bitflip.agents import make_agent  # noqa: E402
 from bitflip.core import bitboard as bb  # noqa: E402
 from bitflip.core.board import Board  # noqa: E402
 from bitflip.learn import alphazero as az  # noqa: E402
+from bitflip.learn import az_gate  # noqa: E402
 from bitflip.learn.az_config import RunConfig, config_from_dict  # noqa: E402
 from bitflip.learn.az_rundir import RunDir  # noqa: E402
 from bitflip.learn.az_shards import read_selfplay_shards  # noqa: E402
@@ -301,6 +302,8 @@ def test_shipped_configs_load_and_build_their_net(name: str) -> None:
     from bitflip.learn.az_config import load_config
 
     cfg = load_config(Path(__file__).resolve().parents[2] / "configs" / name)
+    # The gate finds as many distinct openings as its longest match plays (else: a clear error).
+    assert len(az.gate_openings(cfg, 0)) == az_gate.gate_pairs(cfg.gate)
     net = AZNet(cfg.net).eval()
     b = Board(size=cfg.net.size)
     p, o = (np.array([x], np.uint64) for x in b.side_bitboards())

@@ -13,9 +13,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from bitflip.arena.openings import Opening  # noqa: E402
+from bitflip.core import hashing  # noqa: E402
 from bitflip.learn import alphazero as az  # noqa: E402
 from bitflip.learn.az_config import GateConfig, RunConfig, config_from_dict  # noqa: E402
-from bitflip.learn.az_gate import PlayRound, run_gate  # noqa: E402
+from bitflip.learn.az_gate import PlayRound, gate_openings, gate_pairs, run_gate  # noqa: E402
 from bitflip.learn.az_rundir import RunDir, initial_net, write_json  # noqa: E402
 from bitflip.nn.alphazero import AZNet, AZNetConfig  # noqa: E402
 from bitflip.nn.checkpoint import save_model  # noqa: E402
@@ -97,6 +99,68 @@ def test_gate_settings_are_checked() -> None:
         config_from_dict({"gate": {"pairs": 20, "max_games": 30}})
     with pytest.raises(ValueError, match="alpha"):
         config_from_dict({"gate": {"alpha": 1.5}})
+
+
+def canonical(moves: tuple[int, ...], size: int) -> tuple[int, int, int]:
+    """An opening's position up to symmetry, with the side to move."""
+    board = Opening(moves, size).board()
+    p, o = board.side_bitboards()
+    cp, co, _ = hashing.canonical(np.uint64(p), np.uint64(o), size)
+    return int(cp), int(co), int(board.turn)
+
+
+def test_a_gate_match_draws_distinct_openings_up_to_symmetry() -> None:
+    gate = GateConfig(pairs=10, max_games=170, opening_plies=6)
+    ops = gate_openings(gate, 6, seed=3)
+    assert len(ops) == gate_pairs(gate) == 80  # 8 rounds fit in 170 games
+    assert all(len(m) == 6 for m in ops) and len({canonical(m, 6) for m in ops}) == 80
+    # A smaller match plays the start of the same draw; another seed draws others.
+    assert gate_openings(replace(gate, max_games=40), 6, seed=3) == ops[:20]
+    assert gate_openings(gate, 6, seed=4) != ops
+    assert gate_openings(replace(gate, rule="score"), 6, seed=3) == ops[:10]  # one round
+
+
+def test_too_few_openings_stop_the_run_at_its_start(tmp_path: Path) -> None:
+    with pytest.raises(ValueError) as err:
+        gate_openings(GateConfig(opening_plies=4, max_games=200), 8, seed=0)
+    message = str(err.value)
+    assert "\n" not in message and message.startswith("gate.max_games = 200 needs 100 distinct")
+    assert "on 8x8, and only 60 were found" in message
+    assert message.endswith("raise gate.opening_plies or lower gate.max_games")
+    with pytest.raises(ValueError, match=r"gate.pairs = 70 .* or lower gate.pairs$"):
+        gate_openings(GateConfig(rule="score", pairs=70, max_games=140), 6, seed=0)
+    cfg = config_from_dict({"run": {"dir": str(tmp_path / "run"), "device": "cpu"},
+                            "net": {"size": 6}, "gate": {"opening_plies": 4}})  # fmt: skip
+    with pytest.raises(ValueError, match="raise gate.opening_plies"):
+        az.run_loop(cfg)
+    assert not (tmp_path / "run").exists()  # nothing done
+
+
+def test_gate_rounds_play_their_own_openings_and_replay_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    torch.manual_seed(0)
+    nets = [save_model(AZNet(AZNetConfig(size=6, channels=4, fc1=8, fc2=8)), tmp_path / name)
+            for name in ("candidate", "best")]  # fmt: skip
+    cfg, run = _run_with(tmp_path, *nets, elo1=40.0)  # 4 pairs a round, at most 64 games
+    played: list[list[tuple[int, ...]]] = []
+
+    def even_round(*_: object, openings: list[tuple[int, ...]], seed: int) -> MatchResult:
+        played.append(list(openings))
+        return MatchResult(4, 0, 4, (2, 0, 0, 0, 2))  # even and wild: undecided until the cap
+
+    monkeypatch.setattr(az, "play_match", even_round)
+    decision = az.gate_step(cfg, run, 0)
+    assert decision["reason"] == "cap" and len(played) == 8
+    assert all(len(r) == 4 for r in played)
+    every = [m for r in played for m in r]
+    assert len({canonical(m, 6) for m in every}) == 32  # no opening twice in the match
+    assert every == az.gate_openings(cfg, 0)
+    first = list(played)
+    (run.gating / "it0000.json").unlink()  # killed before the record: the gate is played again
+    played.clear()
+    az.gate_step(cfg, run, 0)
+    assert played == first
 
 
 def _run_with(

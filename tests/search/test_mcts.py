@@ -11,7 +11,7 @@ from bitflip.core.bitboard import margin_with_empties
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
 from bitflip.search.mcts import BatchedMCTS, MCTSConfig, PolicyValueFn, choose_moves, make_mcts
-from bitflip.search.mcts.games import play_games, play_match
+from bitflip.search.mcts.games import play_games, play_match, random_lines
 from bitflip.search.mcts.rollout import RolloutPolicyValue, rollout_values
 from bitflip.search.mcts.tree import _terminal_value
 
@@ -169,6 +169,22 @@ def test_selfplay_records_targets() -> None:
     legal_cols = [(int(games.legal[i]) >> int(games.move[i])) & 1 for i in range(len(games.move))]
     assert all(legal_cols)
     assert set(games.game) == {0, 1, 2}
+
+
+def test_games_start_from_the_given_openings() -> None:
+    mcts = BatchedMCTS(RolloutPolicyValue(6, seed=0), 4, MCTSConfig(sims=4))
+    lines = random_lines(2, 3, 6, seed=1)
+    openings = [lines[0], lines[0], lines[1], []]  # a shared one, another, none
+    out = play_games([mcts], np.zeros((4, 2), np.int64), openings=openings, record=True)
+    for g, line in enumerate(openings):
+        assert out.moves[g][: len(line)] == line
+        assert out.ply[out.game == g].min() == len(line)  # the opening is not recorded
+    with pytest.raises(ValueError, match=r"opening move 1 of game 0 \(0\) is illegal"):
+        play_games([mcts], np.zeros((1, 2), np.int64), openings=[[0]])  # a1 at the start
+    with pytest.raises(ValueError, match="2 openings for 4 games"):
+        play_games([mcts], np.zeros((4, 2), np.int64), openings=lines)
+    with pytest.raises(ValueError, match="1 openings for 2 pairs"):
+        play_match(mcts, mcts, 2, openings=lines[:1])
 
 
 def test_match_against_an_agent_swaps_colours() -> None:

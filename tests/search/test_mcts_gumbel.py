@@ -146,14 +146,14 @@ def test_gumbel_plays_matches_with_few_simulations(sims: int) -> None:
 def test_gumbel_plays_opening_moves_by_visit_proportion() -> None:
     """A game the Gumbel root left out of a round has no visits; with a temperature it used to
     be sampled anyway (probabilities NaN) and stopped play_games."""
-    from bitflip.search.mcts.games import play_games
+    from bitflip.search.mcts.games import play_games, random_lines
     from bitflip.search.mcts.rollout import RolloutPolicyValue
 
     cfg = MCTSConfig(sims=8, root="gumbel", gumbel_m=4)
     a = make_mcts(RolloutPolicyValue(6, seed=1), 4, cfg, seed=2)
     b = BatchedMCTS(RolloutPolicyValue(6, seed=3), 4, MCTSConfig(sims=8), seed=4)
     seats = np.array([[0, 1], [1, 0], [0, 1], [1, 0]])
-    out = play_games([a, b], seats, temp_moves=4, opening_plies=2, seed=5)
+    out = play_games([a, b], seats, temp_moves=4, openings=random_lines(4, 2, 6, 5), seed=5)
     assert len(out.black_margin) == 4 and all(len(m) > 0 for m in out.moves)
 
 

@@ -49,6 +49,15 @@ class Opening:
         return b
 
 
+class TooFewOpeningsError(ValueError):
+    """Fewer distinct openings were found than were asked for."""
+
+    def __init__(self, message: str, found: int, wanted: int) -> None:
+        super().__init__(message)
+        self.found = found
+        self.wanted = wanted
+
+
 Scorer = Callable[[Board], float]
 """A search score of a position from the side to move's view (0 = balanced)."""
 
@@ -129,7 +138,7 @@ def random_openings(n: int, k: int = 8, size: int = 8, seed: int = 0) -> list[Op
     """``n`` distinct (up to symmetry) openings of ``k`` random legal moves.
 
     Raises:
-        ValueError: fewer than ``n`` distinct openings of that length were found.
+        TooFewOpeningsError: fewer than ``n`` distinct openings of that length were found.
     """
     return balanced_openings(n, k, size, seed, scorer=None)
 
@@ -149,7 +158,7 @@ def balanced_openings(
     With ``scorer=None`` every distinct opening is kept (that is :func:`random_openings`).
 
     Raises:
-        ValueError: not enough openings passed within ``max_tries`` random draws.
+        TooFewOpeningsError: not enough openings passed within ``max_tries`` random draws.
     """
     if n < 0 or k < 0:
         raise ValueError(f"need n >= 0 and k >= 0, not n={n}, k={k}")
@@ -172,9 +181,11 @@ def balanced_openings(
         out.append(op)
     if len(out) < n:
         what = "balanced " if scorer is not None else ""
-        raise ValueError(
+        raise TooFewOpeningsError(
             f"found only {len(out)} distinct {what}{k}-move openings on {size}x{size} in "
-            f"{tries} tries (wanted {n}); use fewer games, another length or a wider threshold"
+            f"{tries} tries (wanted {n}); use fewer games, another length or a wider threshold",
+            len(out),
+            n,
         )
     return out
 

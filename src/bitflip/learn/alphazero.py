@@ -152,6 +152,12 @@ def search_config(cfg: RunConfig, sims: int = 0) -> MCTSConfig:
     return cfg.mcts if sims <= 0 else replace(cfg.mcts, sims=sims)
 
 
+def gate_openings(cfg: RunConfig, iteration: int) -> list[tuple[int, ...]]:
+    """The openings of iteration ``iteration``'s gate match (:func:`az_gate.gate_openings`),
+    drawn from the run's seed and the iteration, so a resumed gate replays the same games."""
+    return az_gate.gate_openings(cfg.gate, cfg.net.size, seed=cfg.seed * 31 + iteration)
+
+
 def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> dict[str, object]:
     """Match the candidate against the best net (:mod:`bitflip.learn.az_gate`); accept it as a
     new generation if the gate rule says so."""
@@ -168,6 +174,7 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
         decision: dict[str, object] = {"candidate": cand.name, "accepted": True, "recovered": True}
         log(f"gate it{iteration}: {cand.name} accepted (recovered)")
     else:
+        openings = gate_openings(cfg, iteration)
         mcfg = search_config(cfg, cfg.gate.sims)
         n = 2 * cfg.gate.pairs
         # Each net values finished games as its own run's search did (generation 0 may come
@@ -176,9 +183,10 @@ def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) ->
         a, b = (make_mcts(pv, n, replace(mcfg, value_margin=pv.value_margin)) for pv in nets)
 
         def play_round(k: int) -> MatchResult:
-            # Round k's openings are its own (seeded by iteration and round), never repeated.
+            # Round k's openings are its own slice of the match's distinct ones.
+            pairs = cfg.gate.pairs
             seed = cfg.seed * 31 + iteration + 7_919 * k
-            return play_match(a, b, cfg.gate.pairs, opening_plies=cfg.gate.opening_plies,
+            return play_match(a, b, pairs, openings=openings[k * pairs : (k + 1) * pairs],
                               seed=seed)  # fmt: skip
 
         verdict = az_gate.run_gate(play_round, cfg.gate, log)
@@ -214,6 +222,7 @@ def run_loop(
 
 
 def _run_loop(cfg: RunConfig, log: Log, iterations: int | None) -> RunDir:
+    gate_openings(cfg, 0)  # too few distinct openings for the gate: stop before any work
     run = RunDir(cfg.dir)
     run.root.mkdir(parents=True, exist_ok=True)
     write_json(run.root / "config.json", asdict(cfg))

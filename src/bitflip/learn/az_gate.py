@@ -7,6 +7,10 @@ bounds (:func:`bitflip.arena.sprt.sprt_pentanomial`: H0, the candidate is ``elo0
 still undecided there rejects it (the best net stays). A fixed match scored against a
 threshold (rules "score" and "report", alpha-zero-general's way) accepts and rejects nets at
 random when the nets are close; the test plays until the evidence says which.
+
+The openings of a whole gate match are drawn once (:func:`gate_openings`), distinct up to
+symmetry as ``bitflip arena`` draws them, and round ``k`` plays its own slice of them: no game
+of the match repeats another, so the test does not count one game twice.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bitflip.arena.openings import TooFewOpeningsError, random_openings
 from bitflip.arena.sprt import SprtResult, sprt_pentanomial
 from bitflip.learn.az_config import GateConfig
 from bitflip.search.mcts.games import MatchResult
@@ -58,6 +63,39 @@ class GateDecision:
                "cap": "undecided at the cap"}[self.reason]  # fmt: skip
         return (f"{head} in {r.games} games: LLR {t.llr:+.2f} in [{t.lower:.2f}, {t.upper:.2f}]"
                 f" -> {verdict} ({why})")  # fmt: skip
+
+
+def gate_pairs(gate: GateConfig) -> int:
+    """The most pairs a gate match plays: one round, or under "sprt" every round that fits in
+    ``gate.max_games``."""
+    if gate.rule != "sprt":
+        return gate.pairs
+    return gate.max_games // (2 * gate.pairs) * gate.pairs
+
+
+def gate_openings(gate: GateConfig, size: int, seed: int) -> list[tuple[int, ...]]:
+    """The openings of a whole gate match, one a pair: :func:`gate_pairs` distinct (up to
+    symmetry) random openings of ``gate.opening_plies`` moves, drawn from ``seed``. Round ``k``
+    plays openings ``k * pairs`` to ``(k + 1) * pairs - 1``; a draw of fewer openings is the
+    start of a draw of more, so round 0 does not depend on ``max_games``.
+
+    Raises:
+        ValueError: fewer distinct openings exist than the match needs (one line, with the fix).
+    """
+    n = gate_pairs(gate)
+    try:
+        return [op.moves for op in random_openings(n, gate.opening_plies, size, seed)]
+    except TooFewOpeningsError as exc:
+        what, cap = (
+            (f"gate.max_games = {gate.max_games}", "lower gate.max_games")
+            if gate.rule == "sprt"
+            else (f"gate.pairs = {gate.pairs}", "lower gate.pairs")
+        )
+        raise ValueError(
+            f"{what} needs {n} distinct openings of gate.opening_plies = {gate.opening_plies} "
+            f"random moves on {size}x{size}, and only {exc.found} were found (up to symmetry); "
+            f"raise gate.opening_plies or {cap}"
+        ) from None
 
 
 def accept(result: MatchResult, gate: GateConfig) -> bool:

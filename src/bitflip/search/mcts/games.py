@@ -36,7 +36,7 @@ class GameBatch:
     black_margin: np.ndarray
     """(games,) black discs minus white discs at the end, empties to the winner."""
     moves: list[list[int]]
-    """Each game's moves, passes included, from the position after the random opening."""
+    """Each game's moves from the start, passes and the opening included."""
     player: np.ndarray
     opponent: np.ndarray
     side: np.ndarray
@@ -54,6 +54,38 @@ class GameBatch:
         return np.asarray(np.where(self.side == 0, m, -m))
 
 
+def _opening_move(line: list[int], step: int, legal: int, game: int) -> int:
+    """Move ``step`` of game ``game``'s opening ``line``, checked against its legal squares."""
+    move = line[step]
+    ok = legal == 0 if move == PASS else 0 <= move < PASS and (legal >> move) & 1 == 1
+    if not ok:
+        raise ValueError(f"play_games: opening move {step + 1} of game {game} ({move}) is illegal")
+    return move
+
+
+def random_lines(n: int, plies: int, size: int, seed: int = 0) -> list[list[int]]:
+    """``n`` lines of ``plies`` uniformly random legal moves from the start (PASS where the side
+    to move has none; shorter where the game ends), drawn independently: they may repeat. For
+    openings without repeats see :func:`bitflip.arena.openings.random_openings`."""
+    rng = np.random.default_rng(seed)
+    seeds = rng.integers(0, 2**31, (n, max(plies, 1)))
+    mask = board_mask(size)
+    black, white = geometry(size).start_position()
+    p = np.full(n, black, np.uint64)
+    o = np.full(n, white, np.uint64)
+    lines: list[list[int]] = [[] for _ in range(n)]
+    for step in range(plies):
+        live = ~game_over_many(p, o, mask)
+        mine = legal_moves_many(p, o, mask)
+        moves = np.full(n, PASS, np.int64)
+        for g in np.flatnonzero(live & (mine != 0)):
+            moves[g] = random_moves(mine[g : g + 1], int(seeds[g, step]))[0]
+        for g in np.flatnonzero(live):
+            lines[g].append(int(moves[g]))
+        play_many(p, o, moves, live)
+    return lines
+
+
 def _board(p: int, o: int, side: int, size: int) -> Board:
     b = Board(size=size)
     b.black, b.white = (p, o) if side == 0 else (o, p)
@@ -68,8 +100,7 @@ def play_games(
     record: bool = False,
     temp_moves: int = 0,
     noise: bool = False,
-    opening_plies: int = 0,
-    openings: np.ndarray | None = None,
+    openings: Sequence[Sequence[int]] | None = None,
     seed: int = 0,
     on_move: Callable[[int, int], None] | None = None,
 ) -> GameBatch:
@@ -83,14 +114,21 @@ def play_games(
         temp_moves: moves (per game, counted from the first searched one) chosen in proportion
             to visits; after them, the most visited move.
         noise: Dirichlet noise at the roots.
-        opening_plies: random moves played first (not recorded), for varied starts.
-        openings: (games, opening_plies) random seeds per game so that paired games share one
-            opening; default: each game its own.
+        openings: each game's first moves from the start (squares, PASS where the side to
+            move has none), played before the players take over and not recorded; games may
+            share one (a colour-swapped pair) and differ in length. Default: none.
         on_move: called with (games still running, step) after every step.
+
+    Raises:
+        ValueError: ``openings`` is not one list per game, or one of its moves is illegal.
     """
     size = next(pl.size for pl in players if isinstance(pl, BatchedSearch))
     mask = board_mask(size)
     n = len(seats)
+    lines = [list(map(int, line)) for line in openings] if openings is not None else [[]] * n
+    if len(lines) != n:
+        raise ValueError(f"play_games: {len(lines)} openings for {n} games")
+    lengths = np.array([len(line) for line in lines], np.int64)
     rng = np.random.default_rng(seed)
     black, white = geometry(size).start_position()
     p = np.full(n, black, np.uint64)
@@ -108,19 +146,16 @@ def play_games(
         if not live.any():
             break
         moves = np.full(n, PASS, np.int64)
-        if step < opening_plies:
-            if openings is not None:
-                for g in np.flatnonzero(live & (mine != 0)):
-                    moves[g] = random_moves(mine[g : g + 1], int(openings[g, step]))[0]
-            else:
-                moves = random_moves(mine, int(rng.integers(2**31)))
-        else:
+        opening = live & (step < lengths)
+        for g in np.flatnonzero(opening):
+            moves[g] = _opening_move(lines[g], step, int(mine[g]), int(g))
+        if (live & ~opening).any():
             counts = np.array([int(x).bit_count() for x in mine])
-            single = live & (counts == 1)
+            single = live & ~opening & (counts == 1)
             moves[single] = [int(x).bit_length() - 1 for x in mine[single]]
             policy = np.zeros((n, 65), np.float32)
             policy[single, moves[single]] = 1.0
-            multi = live & (counts > 1)
+            multi = live & ~opening & (counts > 1)
             for i, mcts in enumerate(players):
                 mover = seats[np.arange(n), side]
                 todo = multi & (mover == i)
@@ -210,14 +245,23 @@ def play_match(
     pairs: int,
     *,
     opening_plies: int = 4,
+    openings: Sequence[Sequence[int]] | None = None,
     seed: int = 0,
 ) -> MatchResult:
-    """``pairs`` pairs of games, each pair from one random opening with colours swapped."""
-    rng = np.random.default_rng(seed)
+    """``pairs`` pairs of games, each pair from one opening with colours swapped.
+
+    The openings are ``openings`` (one move list a pair, as :func:`play_games` takes them) when
+    given, else ``opening_plies`` random moves a pair drawn from ``seed`` (:func:`random_lines`,
+    which may repeat an opening).
+    """
     seats = np.array([(0, 1), (1, 0)] * pairs, np.int64)
-    op = rng.integers(0, 2**31, (pairs, max(opening_plies, 1)))
-    openings = np.repeat(op, 2, axis=0)
-    games = play_games([a, b], seats, opening_plies=opening_plies, openings=openings, seed=seed + 1)
+    size = next(pl.size for pl in (a, b) if isinstance(pl, BatchedSearch))
+    if openings is None:
+        openings = random_lines(pairs, opening_plies, size, seed)
+    elif len(openings) != pairs:
+        raise ValueError(f"play_match: {len(openings)} openings for {pairs} pairs")
+    per_game = [line for line in openings for _ in range(2)]
+    games = play_games([a, b], seats, openings=per_game, seed=seed + 1)
     a_margin = np.where(seats[:, 0] == 0, games.black_margin, -games.black_margin)
     points = (np.sign(a_margin) + 1).reshape(pairs, 2).sum(axis=1)  # half-points of each pair
     penta = np.bincount(points, minlength=5)
