@@ -17,6 +17,7 @@ from bitflip.search.control import (
     MPC_T,
     NODES,
     STOP,
+    count_node,
     new_control,
     start_search,
 )
@@ -49,3 +50,12 @@ def test_the_node_budget_sets_the_stop_flag_in_the_kernels() -> None:
     start_search(ctx.ctl, max_nodes=300)
     ctx.endgame(p, o, b.geometry.mask, -64, 64)  # 60 empties: the budget, not the end
     assert ctx.ctl[STOP] == 1 and ctx.ctl[NODES] < 400
+
+
+def test_counting_the_node_that_spends_the_budget_stops_the_search() -> None:
+    ctl = new_control(max_nodes=3)
+    assert [count_node(ctl) for _ in range(3)] == [False, False, True]
+    assert ctl[NODES] == 3 and ctl[STOP] == 1
+    ctl = new_control()
+    ctl[STOP] = 1  # set by another thread or a timer
+    assert count_node(ctl) and ctl[NODES] == 1

@@ -9,6 +9,7 @@ from bitflip.search.state import (
     KernelState,
     busy_table,
     claim,
+    defer_or_claim,
     is_claimed,
     release,
 )
@@ -44,3 +45,16 @@ def test_a_release_keeps_the_claim_of_another_thread_on_the_same_slot() -> None:
 def test_the_numba_type_has_a_field_type_per_field_in_order() -> None:
     assert tuple(KERNEL_STATE.fields) == KernelState._fields
     assert len(KERNEL_STATE.types) == len(KernelState._fields)
+
+
+def test_a_child_another_thread_searches_is_put_off_while_there_is_room() -> None:
+    busy = busy_table(2)
+    key = np.uint64(0xABC0_0000_0000_0011)
+    moves = np.zeros(3, np.int64)
+    assert not defer_or_claim(busy, key, True, moves, 1, 19)  # nobody on it: claimed
+    assert is_claimed(busy, key) and not moves.any()
+    assert defer_or_claim(busy, key, True, moves, 1, 19)  # now someone is: goes to the end
+    assert moves.tolist() == [0, 19, 0]
+    assert not defer_or_claim(busy, key, False, moves, 2, 26)  # may not defer: searched
+    assert not defer_or_claim(busy, key, True, moves, 3, 26)  # no room left: searched
+    assert moves.tolist() == [0, 19, 0]

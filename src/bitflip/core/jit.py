@@ -23,10 +23,13 @@ KERNEL_OPTIONS: dict[str, Any] = {"cache": True, "nogil": True, "_nrt": False}
 """``_nrt`` is numba's switch for its runtime (reference counting, array creation)."""
 
 
-def kernel(signature: str | Signature | None = None) -> Callable[[F], F]:
+def kernel(signature: str | Signature | None = None, *, inline: bool = False) -> Callable[[F], F]:
     """``numba.njit`` for a search kernel: cached, releasing the GIL, no reference counting.
 
-    Give ``signature`` for recursive kernels (numba caches those reliably only with one).
+    Give ``signature`` for recursive kernels (numba caches those reliably only with one), and
+    ``inline`` for a small step shared by hot loops: numba writes it into each caller, where a
+    call would cost what the step does.
     """
     args = () if signature is None else (signature,)
-    return cast(Callable[[F], F], njit(*args, **KERNEL_OPTIONS))
+    options = {**KERNEL_OPTIONS, "inline": "always"} if inline else KERNEL_OPTIONS
+    return cast(Callable[[F], F], njit(*args, **options))

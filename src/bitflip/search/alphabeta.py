@@ -35,18 +35,18 @@ from bitflip.search.control import (
     DISC_INF,
     GENERATION,
     INF,
-    MAX_NODES,
     MPC_FLAT,
     MPC_MODE,
     MPC_PRETEST,
     MPC_T,
     NODES,
     STOP,
+    count_node,
 )
 from bitflip.search.endgame import solve_kernel
 from bitflip.search.ordering import CORNERS, pick_next
 from bitflip.search.probcut import SIGMA
-from bitflip.search.state import KERNEL_STATE, KernelState, busy_table, claim, is_claimed, release
+from bitflip.search.state import KERNEL_STATE, KernelState, busy_table, defer_or_claim, release
 from bitflip.search.tt import (
     EXACT,
     LOWER,
@@ -98,10 +98,7 @@ def pvs_kernel(
     indices in ``s.rows``.
     """
     ctl = s.ctl
-    ctl[NODES] += 1
-    if ctl[NODES] >= ctl[MAX_NODES]:
-        ctl[STOP] = 1
-    if ctl[STOP] != 0:
+    if count_node(ctl):
         return 0
     empties = mask & ~(p | o)
     n = int(popcount(empties))
@@ -277,17 +274,10 @@ def pvs_kernel(
         if shared:
             # Another thread searching this child: come back to it last (as the solver does).
             child_key = position_hash(np_, no)
-            if (
-                not first
-                and i < sorted_count
-                and is_claimed(busy, child_key)
-                and count < mv.shape[0]
-            ):
-                mv[count] = sq
+            if defer_or_claim(busy, child_key, not first and i < sorted_count, mv, count, sq):
                 count += 1
                 i += 1
                 continue
-            claim(busy, child_key)
         if kind == KIND_PATTERNS:
             play_indices(rows, ply, sq, f)
         lo = -beta if first else -a - 1

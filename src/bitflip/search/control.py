@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from bitflip.core.jit import kernel
+
 NODES = 0
 """Nodes searched so far."""
 MAX_NODES = 1
@@ -52,6 +54,16 @@ DISC_INF = 1000
 DISC_BOUND = 65
 """One more than the largest final margin (64 discs): the endgame's whole window is
 (-DISC_BOUND, DISC_BOUND), and a score clipped to it is still a true bound."""
+
+
+@kernel(inline=True)
+def count_node(ctl: np.ndarray) -> bool:
+    """Count a node in ``ctl``; True when the search must stop (the node budget is spent, or
+    ``STOP`` was set by another thread or a timer)."""
+    ctl[NODES] += 1
+    if ctl[NODES] >= ctl[MAX_NODES]:
+        ctl[STOP] = 1
+    return bool(ctl[STOP] != 0)
 
 
 def new_control(max_nodes: int | None = None, generation: int = 1) -> np.ndarray:

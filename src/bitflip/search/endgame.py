@@ -38,15 +38,14 @@ from bitflip.search.control import (
     EXACT_RANK,
     GENERATION,
     INF,
-    MAX_NODES,
-    NODES,
     SHALLOW_TT_EMPTIES,
     STOP,
+    count_node,
 )
 from bitflip.search.endgame_small import SMALL_EMPTIES, solve_small
 from bitflip.search.ordering import CORNERS, HASH_MOVE_BONUS, odd_regions, pick_next
 from bitflip.search.stability import corner_stability, potential_mobility, stable_discs
-from bitflip.search.state import KERNEL_STATE, KernelState, claim, is_claimed, release
+from bitflip.search.state import KERNEL_STATE, KernelState, defer_or_claim, release
 from bitflip.search.tt import EXACT, LOWER, NO_MOVE, UPPER, bound_of, tt_probe, tt_store
 
 DEEP_SOLVE_EMPTIES = 24
@@ -181,10 +180,7 @@ def solve_kernel(
     n = int(popcount(empties))
     if n <= SMALL_EMPTIES:
         return solve_small(p, o, alpha, beta, mask, empties, n, ctl)
-    ctl[NODES] += 1
-    if ctl[NODES] >= ctl[MAX_NODES]:
-        ctl[STOP] = 1
-    if ctl[STOP] != 0:
+    if count_node(ctl):
         return 0
     moves = legal_moves(p, o, mask)
     if moves == 0:
@@ -275,12 +271,10 @@ def solve_kernel(
         child_key = np.uint64(0)
         if shared:
             child_key = position_hash(np_, no)
-            if 0 < i < sorted_count and is_claimed(busy, child_key) and count < mv.shape[0]:
-                mv[count] = sq  # another thread is on it: come back to it last
-                count += 1
+            if defer_or_claim(busy, child_key, 0 < i < sorted_count, mv, count, sq):
+                count += 1  # another thread is on it: come back to it last
                 i += 1
                 continue
-            claim(busy, child_key)
         # PVS: the first move with the full window, the others with a null window first.
         v = -solve_kernel(np_, no, -beta if i == 0 else -a - 1, -a, mask, s)
         if i > 0 and a < v < beta:

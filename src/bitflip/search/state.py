@@ -8,8 +8,9 @@ kernels; :data:`KERNEL_STATE` is its numba type, used in the kernels' explicit s
 a buffer means adding a field here and where :class:`~bitflip.search.alphabeta.SearchContext`
 builds the state, nothing else.
 
-The deferral helpers (:func:`is_claimed`, :func:`claim`, :func:`release`) are the one place the
-``busy`` table is read and written: by the midgame kernel, the solver and the root search.
+The deferral helpers (:func:`defer_or_claim`, :func:`is_claimed`, :func:`claim`,
+:func:`release`) are the one place the ``busy`` table is read and written: by the midgame
+kernel, the solver and the root search.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit, types
+from numba import types
 
-from bitflip.core.jit import KERNEL_OPTIONS
+from bitflip.core.jit import kernel
 
 
 class KernelState(NamedTuple):
@@ -86,24 +87,37 @@ def busy_table(threads: int) -> np.ndarray:
 
 
 # Inlined into the hot loops: a call there would cost what deferring saves.
-_INLINE = {**KERNEL_OPTIONS, "inline": "always"}
 
 
-@njit(**_INLINE)
+@kernel(inline=True)
 def is_claimed(busy: np.ndarray, key: np.uint64) -> bool:
     """Whether another thread claimed the position ``key`` (it is searching it)."""
     return bool(busy[np.int64(key & np.uint64(busy.shape[0] - 1))] == key)
 
 
-@njit(**_INLINE)
+@kernel(inline=True)
 def claim(busy: np.ndarray, key: np.uint64) -> None:
     """Tell the other threads that this one is searching the position ``key``."""
     busy[np.int64(key & np.uint64(busy.shape[0] - 1))] = key
 
 
-@njit(**_INLINE)
+@kernel(inline=True)
 def release(busy: np.ndarray, key: np.uint64) -> None:
     """Clear this thread's claim on ``key``, unless another thread has claimed its slot since."""
     slot = np.int64(key & np.uint64(busy.shape[0] - 1))
     if busy[slot] == key:
         busy[slot] = np.uint64(0)
+
+
+@kernel(inline=True)
+def defer_or_claim(
+    busy: np.ndarray, key: np.uint64, may_defer: bool, moves: np.ndarray, count: int, sq: int
+) -> bool:
+    """Whether this thread puts the child ``key`` (move ``sq``) off: when ``may_defer`` and
+    another thread is searching it, ``sq`` goes to ``moves[count]`` (room permitting) for the
+    caller to come back to last; otherwise this thread claims the child."""
+    if may_defer and is_claimed(busy, key) and count < moves.shape[0]:
+        moves[count] = sq
+        return True
+    claim(busy, key)
+    return False
