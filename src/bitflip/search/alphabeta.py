@@ -212,8 +212,7 @@ def pvs_kernel(
             else:
                 v = -pvs_kernel(np_, no, mask, depth - 1, -beta, -a, ply + 1, s)
             if v > best:
-                best = v
-                best_move = sq
+                best = v  # the best move is not kept: nothing is stored at this depth
                 if v > a:
                     a = v
                     if a >= beta:
