@@ -48,7 +48,11 @@ def test_labels_where_the_level_proves_only_win_loss_draw_are_exact() -> None:
 
 
 def test_config_is_checked(tmp_path: Path) -> None:
-    refused = {"[labels]\nperturb = 2.0\n": "perturb", "[labels]\nlevle = 3\n": "levle"}
+    refused = {
+        "[labels]\nperturb = 2.0\n": "perturb",
+        "[labels]\nlevle = 3\n": "levle",
+        '[labels]\npositions = "many"\n': "positions must be int, not 'many'",
+    }
     assert_refused(LabelConfig.from_toml, tmp_path, refused)
 
 
