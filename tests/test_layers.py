@@ -25,20 +25,21 @@ MAY_IMPORT: dict[str, set[str]] = {
     "_watchdog": set(),
     "_progress": set(),
     "_atomic": set(),
+    "_npz": set(),
     "datadir": set(),
     "tomlconfig": set(),
     "jobs": {"core", "_watchdog"},
     "download": {"datadir"},
     "opening_names": _BASE | {"formats"},
     "formats": _BASE,
-    "eval": _BASE | {"_atomic"},
-    "search": _BASE | {"eval"},
+    "eval": _BASE | {"_atomic", "_npz"},
+    "search": _BASE | {"eval", "_npz"},
     "agents": _BASE | {"eval", "search"},
     "engine": _BASE | {"eval", "search", "agents", "formats"},
     "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig", "_atomic"},
     "learn": _BASE
     | {"eval", "search", "agents", "formats", "engine", "nn", "tomlconfig", "datadir", "_watchdog"}
-    | {"_progress", "_atomic", "jobs", "arena"},  # arena: AlphaZero's gate is arena's SPRT
+    | {"_progress", "_atomic", "_npz", "jobs", "arena"},  # arena: AlphaZero's gate is arena's SPRT
     "protocols": _BASE | {"formats", "search", "agents", "engine"},
     "arena": _BASE
     | {"eval", "search", "agents", "formats", "engine", "tomlconfig", "datadir", "_watchdog"}

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
 from bitflip._atomic import atomic_path
+from bitflip._npz import read_npz
 from bitflip.eval.fileformat import check_header
 from bitflip.eval.patterns import (
     FEATURE_OFFSETS,
@@ -92,12 +92,9 @@ class PatternWeights:
     def load(cls, path: str | Path) -> PatternWeights:
         """Read and check a weights file; ValueError names the file and what is wrong."""
         path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                meta_text = str(z["meta"])
-                raw = np.asarray(z["raw"], dtype=np.float32)
-        except (zipfile.BadZipFile, KeyError, ValueError, EOFError) as exc:
-            raise ValueError(f"{path}: not a readable pattern weights file ({exc})") from exc
+        arrays = read_npz(path, "pattern weights file", ("meta", "raw"))
+        meta_text = str(arrays["meta"])
+        raw = np.asarray(arrays["raw"], dtype=np.float32)
         try:
             meta = json.loads(meta_text)
         except json.JSONDecodeError as exc:

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from bitflip._atomic import atomic_path, is_temporary
+from bitflip._npz import read_npz
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcount
 from bitflip.jobs import BACKENDS, Backend, run_tasks
@@ -276,14 +277,9 @@ def exact_scores(
     _run_chunks(_solve_work, None, chunks, todo, rows, store, len(paths), backend, progress)
     scores = np.zeros(len(p), dtype=np.int8)
     for path, s in zip(paths, starts, strict=True):
-        try:
-            with np.load(path) as z:
-                ok = np.array_equal(z["p"], p[s : s + chunk]) and np.array_equal(
-                    z["o"], o[s : s + chunk]
-                )
-                part = z["score"]
-        except (ValueError, KeyError, OSError, EOFError) as exc:
-            raise ValueError(f"{path}: corrupt chunk of exact scores ({exc}); delete it") from exc
+        z = read_npz(path, "chunk of exact scores", ("p", "o", "score"), advice="delete it")
+        ok = np.array_equal(z["p"], p[s : s + chunk]) and np.array_equal(z["o"], o[s : s + chunk])
+        part = z["score"]
         if not ok or len(part) != min(chunk, len(p) - s):
             raise ValueError(f"{path}: holds other positions than its name says; delete it")
         scores[s : s + chunk] = part
@@ -298,12 +294,9 @@ def load_labels(folder: str | Path) -> tuple[np.ndarray, np.ndarray, np.ndarray,
         raise OSError(f"no label chunks ({LABEL_FILES}) in {folder}")
     parts: dict[str, list[np.ndarray]] = {"p": [], "o": [], "score": [], "game": []}
     for f in files:
-        try:
-            with np.load(f) as z:
-                for k in parts:
-                    parts[k].append(z[k])
-        except (ValueError, KeyError, OSError, EOFError) as exc:
-            raise ValueError(f"{f}: corrupt label chunk ({exc}); delete it") from exc
+        z = read_npz(f, "label chunk", tuple(parts), advice="delete it")
+        for k in parts:
+            parts[k].append(z[k])
     p, o, score, game = (np.concatenate(parts[k]) for k in ("p", "o", "score", "game"))
     # A midgame search's score is an evaluation and can pass the 64 discs no game can reach
     # (0.15% of the level-6 labels in datasets/eval-labels); a target beyond them is no margin.

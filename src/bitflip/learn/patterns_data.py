@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bitflip._npz import read_npz
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL
 from bitflip.formats.wthor import load_wtb, read_header, wtb_files
@@ -231,6 +232,8 @@ def fit_data(
 
 
 _Loaded = tuple[Samples, np.ndarray, list[str]]
+_CACHE_ARRAYS = ("p", "o", "target", "game", "held", "files")
+"""The arrays of a sample cache (:func:`_build_and_cache` writes them)."""
 """Samples, the held-out mask of their games, and the files they came from."""
 
 
@@ -275,13 +278,10 @@ def _labelled_samples(cfg: PatternsFitConfig, log: Callable[[str], None]) -> _Lo
 
 
 def _read_cache(cache: Path, log: Callable[[str], None]) -> _Loaded:
-    try:
-        with np.load(cache) as z:
-            samples = Samples(z["p"], z["o"], z["target"], z["game"])
-            held = z["held"]
-            files = [str(x) for x in z["files"]]
-    except (ValueError, KeyError, OSError, EOFError) as exc:
-        raise ValueError(f"{cache}: corrupt sample cache ({exc}); delete it") from exc
+    z = read_npz(cache, "sample cache", _CACHE_ARRAYS, advice="delete it")
+    samples = Samples(z["p"], z["o"], z["target"], z["game"])
+    held = z["held"]
+    files = [str(x) for x in z["files"]]
     log(f"samples: {len(samples)} positions from {cache}")
     return samples, held, files
 

@@ -20,6 +20,7 @@ import numpy as np
 from numba import njit
 
 from bitflip._atomic import atomic_path
+from bitflip._npz import read_npz
 from bitflip.core.bitboard import FULL, legal_moves, popcount
 from bitflip.eval.patterns import (
     FEATURE_OFFSETS,
@@ -150,13 +151,9 @@ class _Checkpoint:
         start = cls(initial_weights(cfg))
         if not path.is_file():
             return start
-        try:
-            with np.load(path) as z:
-                start = cls(z["raw"].copy(), int(z["epoch"]), [float(x) for x in z["history"]])
-        except (ValueError, KeyError, OSError) as exc:
-            raise ValueError(
-                f"{path}: corrupt checkpoint ({exc}); delete it to start over"
-            ) from exc
+        advice = "delete it to start over"
+        z = read_npz(path, "fit checkpoint", ("raw", "epoch", "history"), advice=advice)
+        start = cls(z["raw"], int(z["epoch"]), [float(x) for x in z["history"]])
         log(f"resuming after epoch {start.epoch} from {path}")
         return start
 

@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from bitflip._atomic import atomic_path
+from bitflip._npz import read_npz
 from bitflip._progress import ProgressLine
 from bitflip.core.bitboard import (
     FULL,
@@ -312,18 +313,15 @@ class QTable:
     def load(cls, path: str | Path) -> QTable:
         """Read a table written by :meth:`save`, naming what is wrong with a bad file."""
         path = Path(path)
-        try:
-            with np.load(path, allow_pickle=False) as z:
-                if str(z.get("format", "")) != TABLE_FORMAT:
-                    raise ValueError(f"{path}: not a bitflip Q-table")
-                if int(z["format_version"]) != TABLE_FORMAT_VERSION:
-                    raise ValueError(f"{path}: Q-table version {int(z['format_version'])}")
-                cfg = {f.name: z[f"cfg_{f.name}"].item() for f in fields(QConfig)}
-                return cls(z["keys"], z["values"], QConfig(**cfg), int(z["episodes_done"]))
-        except FileNotFoundError:
-            raise FileNotFoundError(f"no Q-table {path}") from None
-        except (KeyError, OSError, EOFError) as exc:
-            raise ValueError(f"{path}: corrupt Q-table ({exc})") from None
+        z = read_npz(path, "bitflip Q-table", ("format", "format_version"))
+        if str(z["format"]) != TABLE_FORMAT:
+            raise ValueError(f"{path}: not a bitflip Q-table")
+        if int(z["format_version"]) != TABLE_FORMAT_VERSION:
+            raise ValueError(f"{path}: Q-table version {int(z['format_version'])}")
+        names = [f"cfg_{f.name}" for f in fields(QConfig)]
+        z = read_npz(path, "bitflip Q-table", ("keys", "values", "episodes_done", *names))
+        cfg = {f.name: z[f"cfg_{f.name}"].item() for f in fields(QConfig)}
+        return cls(z["keys"], z["values"], QConfig(**cfg), int(z["episodes_done"]))
 
 
 def train(

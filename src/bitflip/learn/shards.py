@@ -40,7 +40,6 @@ Symmetries are *not* stored: loaders apply the 8 board symmetries at training ti
 
 from __future__ import annotations
 
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +48,7 @@ from typing import Any
 import numpy as np
 
 from bitflip._atomic import atomic_path, is_temporary
+from bitflip._npz import read_npz
 from bitflip._progress import track
 from bitflip.core.geometry import PASS
 
@@ -73,6 +73,10 @@ FIELDS: dict[str, type] = {
     "ply": np.int8,
 }
 """The per-position arrays every shard has, with their dtypes."""
+
+_SHARD_ARRAYS = (*FIELDS, "policy", "size")
+"""What a reader takes from a shard besides its ``format_version`` (``policy`` and ``size`` may
+be absent)."""
 
 
 class ShardError(ValueError):
@@ -180,13 +184,13 @@ def write_shard(path: str | Path, batch: PositionBatch, source: str = "") -> Pat
     return path
 
 
-def _from_npz(z: np.lib.npyio.NpzFile, version: int) -> PositionBatch:
-    missing = [name for name in FIELDS if name not in z.files]
+def _from_arrays(path: Path, z: dict[str, np.ndarray], version: int) -> PositionBatch:
+    missing = [name for name in FIELDS if name not in z]
     if missing:
-        raise ShardError(f"shard lacks {', '.join(missing)}")
+        raise ShardError(f"{path}: shard lacks {', '.join(missing)}")
     arrays = {name: z[name] for name in FIELDS}
-    policy = z["policy"] if "policy" in z.files else None
-    size = int(z["size"]) if "size" in z.files else 8
+    policy = z.get("policy")
+    size = int(z["size"]) if "size" in z else 8
     if version == 1 and policy is not None:  # version 1 self-play wrote passes as move -1
         arrays["move"] = np.where(arrays["move"] < 0, PASS, arrays["move"])
     return PositionBatch(**arrays, policy=policy, size=size)
@@ -195,20 +199,13 @@ def _from_npz(z: np.lib.npyio.NpzFile, version: int) -> PositionBatch:
 def read_shard(path: str | Path) -> PositionBatch:
     """Read one shard, checking its version and arrays (older versions brought up to date)."""
     path = Path(path)
-    try:
-        with np.load(path, allow_pickle=False) as z:
-            if "format_version" not in z.files:
-                raise ShardError("not a bitflip shard (no format_version)")
-            version = int(z["format_version"])
-            if not 1 <= version <= FORMAT_VERSION:
-                raise ShardError(
-                    f"shard format version {version}, this bitflip reads 1 to {FORMAT_VERSION}"
-                )
-            return _from_npz(z, version)
-    except (zipfile.BadZipFile, EOFError, KeyError) as exc:
-        raise ShardError(f"{path}: corrupt shard ({exc})") from None
-    except ShardError as exc:
-        raise ShardError(f"{path}: {exc}") from None
+    z = read_npz(path, "bitflip shard", ("format_version",), _SHARD_ARRAYS, error=ShardError)
+    version = int(z["format_version"])
+    if not 1 <= version <= FORMAT_VERSION:
+        raise ShardError(
+            f"{path}: shard format version {version}, this bitflip reads 1 to {FORMAT_VERSION}"
+        )
+    return _from_arrays(path, z, version)
 
 
 def shard_paths(directory: str | Path) -> list[Path]:

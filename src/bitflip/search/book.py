@@ -16,12 +16,12 @@ from __future__ import annotations
 import json
 import os
 import random
-import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from bitflip._npz import read_npz
 from bitflip.core.bitboard import legal_moves, play
 from bitflip.core.hashing import canonical
 
@@ -113,20 +113,11 @@ def load_book(path: str | os.PathLike[str]) -> Book:
         BookError: the file is missing, not an npz book, or its arrays disagree.
     """
     name = os.fspath(path)
-    if os.path.isfile(name) and not zipfile.is_zipfile(name):
-        raise BookError(f"{name}: not a bitflip book (not an .npz file)")
     try:
-        with np.load(name, allow_pickle=False) as z:
-            files = set(z.files)
-            missing = [k for k in (*BOOK_ARRAYS, "meta") if k not in files]
-            if missing:
-                raise BookError(f"{name}: not a bitflip book (no {', '.join(missing)})")
-            arrays = {k: z[k] for k in BOOK_ARRAYS}
-            meta_text = str(z["meta"])
-    except BookError:
-        raise
-    except (OSError, ValueError, zipfile.BadZipFile, EOFError) as e:
-        raise BookError(f"{name}: cannot read a book: {e}") from e
+        arrays = read_npz(name, "bitflip book", (*BOOK_ARRAYS, "meta"), error=BookError)
+    except FileNotFoundError as e:
+        raise BookError(str(e)) from None
+    meta_text = str(arrays.pop("meta"))
     try:
         meta = json.loads(meta_text)
     except json.JSONDecodeError as e:
