@@ -4,12 +4,13 @@ The referee loads it in its own process (so run the referee with the project's v
 ``PYTHONPATH=src``) and calls the factory once: ``--a 'benchmarks/plan_player.py:from_env()'``.
 The settings come from ``BITFLIP_PLAN=DEPTH,EXACT,WLD,SELECTIVITY`` (ProbCut confidence in
 percent, 0 for none), e.g. ``BITFLIP_PLAN=8,13,17,0`` for depth 8 without ProbCut, exact from
-13 empties and win/loss/draw from 17. One table a game (cleared at each game's start), kept
-from move to move as the NBoard engine keeps it. ``BITFLIP_MPC_MODE`` sets how ProbCut checks a
-node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC_FITS`` names a JSON list of
-ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones, or a ``.npy`` ProbCut
-table (rows by depth, as :func:`bitflip.search.probcut.table_from_fits` makes them).
-``BITFLIP_EVAL`` names the evaluation (a weights file, or a name ``load_evaluation`` knows;
+13 empties and win/loss/draw from 17; a fifth value proves win/loss/draw selectively up to that
+many empties (``SearchPlan.selective_wld_empties``). One table a game (cleared at each game's
+start), kept from move to move as the NBoard engine keeps it. ``BITFLIP_MPC_MODE`` sets how
+ProbCut checks a node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC_FITS`` names a
+JSON list of ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones, or a
+``.npy`` ProbCut table (rows by depth, as :func:`bitflip.search.probcut.table_from_fits` makes
+them). ``BITFLIP_EVAL`` names the evaluation (a weights file, or a name ``load_evaluation`` knows;
 default: the shipped one). ``from_env_b()`` reads the same variables ending in ``_B``, so two
 plans can play each other.
 """
@@ -42,6 +43,7 @@ class PlanPlayer:
         mode: int = 0,
         fits: Path | None = None,
         evaluation_name: str = "default",
+        selective_wld: int = 0,
     ) -> None:
         evaluation = load_engine_evaluation(evaluation_name)
         if fits is None:
@@ -57,6 +59,7 @@ class PlanPlayer:
             wld_empties=max(wld, exact),
             probcut_t=probcut_t(selectivity or None),
             probcut_mode=mode,
+            selective_wld_empties=selective_wld,
         )
 
     def new_game(self, state: Any, color: int) -> None:
@@ -82,12 +85,16 @@ def _from_env(suffix: str) -> PlanPlayer:
     name = "BITFLIP_PLAN" + suffix
     text = os.environ.get(name, "")
     try:
-        depth, exact, wld, sel = (int(x) for x in text.split(","))
+        depth, exact, wld, sel, *more = (int(x) for x in text.split(","))
+        (selective_wld,) = more or [0]
     except ValueError:
-        raise SystemExit(f"{name} must be DEPTH,EXACT,WLD,SELECTIVITY, not {text!r}") from None
+        raise SystemExit(
+            f"{name} must be DEPTH,EXACT,WLD,SELECTIVITY[,SELECTIVE_WLD], not {text!r}"
+        ) from None
     fits = os.environ.get("BITFLIP_MPC_FITS" + suffix)
     mode = int(os.environ.get("BITFLIP_MPC_MODE" + suffix, "0"))
     evaluation = os.environ.get("BITFLIP_EVAL" + suffix, "default")
-    player = PlanPlayer(depth, exact, wld, sel, mode, Path(fits) if fits else None, evaluation)
+    fits_path = Path(fits) if fits else None
+    player = PlanPlayer(depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld)
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
     return player

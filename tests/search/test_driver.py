@@ -10,9 +10,9 @@ import pytest
 
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
-from bitflip.engine import Engine
+from bitflip.engine import Engine, load_engine_evaluation
 from bitflip.eval.evaluator import EVAL_SCALE, load_evaluation
-from bitflip.search.driver import Searcher, _predict
+from bitflip.search.driver import Searcher, _predict, _proof_rank
 from bitflip.search.limits import Limit, SearchInfo
 from bitflip.search.plan import SearchPlan
 
@@ -218,3 +218,44 @@ def test_game_move_after_a_deep_solve_answers() -> None:
     engine.set_position(b)
     r = engine.go(Limit(level=16, time=60.0))  # the time only ends a search that would hang
     assert r.exact and r.score == -10
+
+
+def test_selective_wld_empties_prove_likely_wins_with_probcut() -> None:
+    # Past wld_empties, up to selective_wld_empties, the proof is cut by the endgame's ProbCut:
+    # a likely win or draw (reported as a win/loss/draw answer, not as proven) for fewer nodes
+    # than the full proof, else the midgame search. The cut's fit is the shipped evaluation's.
+    searcher = Searcher(load_engine_evaluation("default"), tt_mb=16)
+    full = SearchPlan(max_depth=4, exact_empties=10, wld_empties=19)
+    plan = SearchPlan(max_depth=4, exact_empties=10, wld_empties=14, selective_wld_empties=19)
+    agree = answered = full_nodes = sel_nodes = 0
+    for seed in range(8):
+        b = random_position(seed, 19)
+        searcher.clear()
+        p, o = b.side_bitboards()
+        r, _ = searcher.search(p, o, b.geometry.mask, plan)
+        assert b.is_legal(r.move)
+        assert not r.exact  # never claimed as proven
+        if r.wld:
+            answered += 1
+            assert r.score >= 0 and r.depth == 19, b.obf()
+            proof, _, _, _ = search(searcher, b, SearchPlan(exact_empties=64, wld=True))
+            agree += proof >= 0
+        else:
+            assert r.depth == 4  # no likely win: the midgame search's move
+        sel_nodes += r.nodes
+        full_nodes += search(searcher, b, full)[1]
+    assert answered >= 3 and agree >= answered - 1
+    assert sel_nodes < 0.5 * full_nodes
+    # Outside the range, the plan is a plain midgame search.
+    assert not search(searcher, random_position(0, 20), plan)[3]
+
+
+@pytest.mark.parametrize(
+    ("wld", "selective", "empties", "rank"),
+    [(22, 26, 22, 3), (22, 26, 23, 2), (22, 26, 24, 2), (22, 26, 25, 1), (22, 26, 26, 1)],
+)
+def test_selective_proofs_are_surer_near_the_full_ones(
+    wld: int, selective: int, empties: int, rank: int
+) -> None:
+    plan = SearchPlan(exact_empties=18, wld_empties=wld, selective_wld_empties=selective)
+    assert _proof_rank(plan, empties) == rank

@@ -36,7 +36,7 @@ from bitflip.search.control import (
 from bitflip.search.endgame import table_empties
 from bitflip.search.limits import MoveScore, SearchInfo, SearchResult
 from bitflip.search.ordering import CORNERS
-from bitflip.search.plan import SearchPlan, confidence_percent
+from bitflip.search.plan import SELECTIVE_WLD_SURE, SearchPlan, confidence_percent
 from bitflip.search.root import RootScore, RootSearch, disc_widen
 from bitflip.search.state import busy_table
 from bitflip.search.tt import TranspositionTable
@@ -277,8 +277,9 @@ class Searcher:
         last: _Iteration | None = None
         times: list[float] = []
         exact_now = n_empties <= plan.exact_empties
-        if not exact_now and n_empties <= plan.wld_empties and not plan.multipv:
-            proof = self._wld_iteration(req, moves)
+        proves = max(plan.wld_empties, plan.selective_wld_empties)
+        if not exact_now and n_empties <= proves and not plan.multipv:
+            proof = self._wld_iteration(req, moves, _proof_rank(plan, n_empties))
             if proof is not None:
                 return proof
         depth = 0
@@ -331,14 +332,14 @@ class Searcher:
         pre_scores = pre.scores
         return pre, sorted(moves, key=lambda m: -pre_scores.get(m, -INF))
 
-    def _wld_iteration(self, req: _Request, moves: list[int]) -> _Iteration | None:
-        """The answer of a win/loss/draw proof (``SearchPlan.wld_empties``): a proven win or
-        draw, or, when stopped, the best move found so far; None after a proven loss, when the
-        midgame search is to pick the move. A proof is not reported: the sign of the score is
-        no score to show beside the others."""
+    def _wld_iteration(self, req: _Request, moves: list[int], rank: int) -> _Iteration | None:
+        """The answer of a win/loss/draw proof (``SearchPlan.wld_empties``; cut by ProbCut
+        below ``EXACT_RANK``): a proven win or draw, or, when stopped, the best move found so
+        far; None after a proven loss, when the midgame search is to pick the move. A proof is
+        not reported: the sign of the score is no score to show beside the others."""
         wld_req = replace(req, plan=replace(req.plan, wld=True))
         last, moves = self._presearch(wld_req, moves)
-        it = None if self.ctx.ctl[STOP] else self._exact_iteration(wld_req, moves, last)
+        it = None if self.ctx.ctl[STOP] else self._exact_iteration(wld_req, moves, last, rank)
         if it is None:  # stopped
             return last if last is not None else self._unscored(req, moves)
         it.elapsed = req.elapsed()
@@ -378,21 +379,22 @@ class Searcher:
         return _Iteration(depth, best.move, best.score, scores, False, 0.0)
 
     def _exact_iteration(
-        self, req: _Request, moves: list[int], last: _Iteration | None
+        self, req: _Request, moves: list[int], last: _Iteration | None, top: int = EXACT_RANK
     ) -> _Iteration | None:
+        """Endgame passes up to rank ``top`` (``EXACT_RANK``: proven, no ProbCut cut)."""
         ctx = self.ctx
         plan = req.plan
         n_empties = req.empties
         guess: int | None = None
         if last is not None and not plan.wld and not plan.multipv:
             guess = 2 * round(last.score / EVAL_SCALE / 2)
-        ranks = [EXACT_RANK]
+        ranks = [top]
         if (guess is not None or plan.wld) and n_empties >= SELECTIVE_SOLVE_EMPTIES:
             # As Edax does: passes that cut by ProbCut first, each surer than the last; each
             # fills the table with good moves and gives the next its aspiration window (a
             # win/loss/draw proof keeps (-1, 1): 19% fewer nodes and 9-13% less time for
             # level 14's proofs at 23 empties).
-            ranks = [*SELECTIVE_RANKS, EXACT_RANK]
+            ranks = [r for r in (*SELECTIVE_RANKS, EXACT_RANK) if r <= top]
         ctx.ctl[EG_TT_EMPTIES] = table_empties(n_empties)
         try:
             for rank in ranks:
@@ -409,7 +411,8 @@ class Searcher:
         finally:
             ctx.ctl[EG_RANK] = EXACT_RANK
             ctx.ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES
-        return _Iteration(n_empties, best.move, best.score, by_score, True, 0.0, plan.wld)
+        proven = top == EXACT_RANK  # a selective proof's sign is likely, not proven
+        return _Iteration(n_empties, best.move, best.score, by_score, proven, 0.0, plan.wld)
 
     def _solve_root(
         self, req: _Request, moves: list[int], guess: int | None, width: int
@@ -464,6 +467,15 @@ class Searcher:
 
 
 # --- helpers ---------------------------------------------------------------------------------
+
+
+def _proof_rank(plan: SearchPlan, empties: int) -> int:
+    """The endgame rank of a win/loss/draw proof at ``empties``: exact within the plan's
+    ``wld_empties``, then ProbCut, surer nearer to them."""
+    if empties <= plan.wld_empties:
+        return EXACT_RANK
+    past = empties - max(plan.wld_empties, plan.exact_empties)
+    return SELECTIVE_RANKS[-1] if past <= SELECTIVE_WLD_SURE else SELECTIVE_RANKS[0]
 
 
 def _fast_order(p: int, o: int, mask: int, sq: int) -> int:

@@ -32,6 +32,10 @@ def confidence_percent(t: int) -> int:
     return round(100 * _NORMAL.cdf(t / 100))
 
 
+SELECTIVE_WLD_SURE = 2
+"""Empties past a plan's full proofs that its selective proofs still make at the surer rank."""
+
+
 @dataclass(frozen=True)
 class SearchPlan:
     """A resolved request: how deep, when to solve exactly, how long (seconds), how selective."""
@@ -45,6 +49,11 @@ class SearchPlan:
     """With more empties than ``exact_empties`` but at most this many, first prove win, loss
     or draw (as Zebra does two empties before its exact solve); a proven win or draw is the
     answer, a loss falls back to the midgame search, whose move is the hardest to punish."""
+    selective_wld_empties: int = 0
+    """With more empties than ``wld_empties`` but at most this many, the same proof cut by
+    the endgame's ProbCut (as NTest proves 23-26 empties at its depth 16): surer (rank 2) up
+    to :data:`SELECTIVE_WLD_SURE` empties past ``wld_empties``, rank 1 beyond. A win or draw
+    it finds is the answer; otherwise the midgame search picks the move."""
     probcut_t: int = 0
     """Multi-ProbCut threshold t in hundredths of a standard deviation (0: no ProbCut)."""
     probcut_mode: int = 0
