@@ -153,3 +153,19 @@ def test_the_shipped_recipe_finds_its_labels_in_datasets() -> None:
         assert len(z["p"]) == labels.chunk
     # Searches can score past 64 discs; the fit's targets stop there.
     assert np.abs(load_labels(folder)[2]).max() == 64
+
+
+def test_the_deeper_labels_resume_from_their_config() -> None:
+    # configs/labels-level8.toml made datasets/eval-labels-l8 (part of it): the same key, the
+    # chunks it has are its first ones, so running it again goes on where it stopped.
+    repo = Path(__file__).resolve().parents[2]
+    labels = LabelConfig.from_toml(repo / "configs" / "labels-level8.toml")
+    folder = repo / labels.out
+    assert labels.level == 8 and (folder / "CARD.md").is_file()
+    chunks = sorted(folder.glob("labels-*.npz"))
+    assert chunks and [c.name for c in chunks] == [
+        f"labels-{labels.key()}-{i:05d}.npz" for i in range(len(chunks))
+    ]
+    p, o, score, _ = load_labels(folder)
+    assert len(p) == labels.chunk * len(chunks) and (p & o == 0).all()
+    assert np.abs(score).max() <= 64
