@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 
 import numpy as np
+from az6_value_accuracy import net_games
 
 from bitflip.core.board import Board
 from bitflip.nn.policy_value import NetPolicyValue
@@ -29,23 +30,10 @@ from bitflip.search.mcts.agent import MCTSAgent
 def positions(pv: NetPolicyValue, args: argparse.Namespace) -> list[Board]:
     rng = np.random.default_rng(args.seed)
     out = []
-    for _ in range(args.games):
-        b = Board(size=6)
-        ply = 0
-        while not b.is_game_over():
-            moves = list(b.legal_moves)
-            empties = b.empties
-            if args.min <= empties <= args.max and len(moves) > 1 and rng.random() < args.keep:
-                out.append(b.copy())
-            p, o = b.side_bitboards()
-            pol, _ = pv.evaluate(np.array([p], np.uint64), np.array([o], np.uint64))
-            if ply < args.random_plies:
-                move = moves[rng.integers(len(moves))]
-            else:
-                w = np.array([pol[0][m] for m in moves]) + 1e-9
-                move = moves[rng.choice(len(moves), p=w / w.sum())]
-            b.push(move)
-            ply += 1
+    for b, _ in net_games(pv, args.games, args.random_plies, rng):
+        wanted = args.min <= b.empties <= args.max and len(list(b.legal_moves)) > 1
+        if wanted and rng.random() < args.keep:
+            out.append(b.copy())
     return out
 
 

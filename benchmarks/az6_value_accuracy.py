@@ -14,6 +14,7 @@ Prints, by band of empties: positions, mean absolute error, right sign of the re
 from __future__ import annotations
 
 import argparse
+from collections.abc import Iterator
 
 import numpy as np
 
@@ -23,6 +24,29 @@ from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.exact import solve
 
 BANDS = ((4, 8), (9, 12), (13, 16), (17, 20))
+
+
+def net_games(
+    pv: NetPolicyValue, games: int, random_plies: int, rng: np.random.Generator
+) -> Iterator[tuple[Board, float]]:
+    """Every position of ``games`` 6x6 games from the start (``random_plies`` random moves, then
+    moves sampled from the net's policy), with the net's value, yielded before its move is
+    chosen; the caller may draw from ``rng`` in between (the same draws as before this helper)."""
+    for _ in range(games):
+        b = Board(size=6)
+        ply = 0
+        while not b.is_game_over():
+            moves = list(b.legal_moves)
+            p, o = b.side_bitboards()
+            pol, val = pv.evaluate(np.array([p], np.uint64), np.array([o], np.uint64))
+            yield b, float(val[0])
+            if ply < random_plies:
+                move = moves[rng.integers(len(moves))]
+            else:
+                w = np.array([pol[0][m] for m in moves]) + 1e-9
+                move = moves[rng.choice(len(moves), p=w / w.sum())]
+            b.push(move)
+            ply += 1
 
 
 def main() -> None:
@@ -38,24 +62,12 @@ def main() -> None:
     x = float(config.get("train", {}).get("value_margin", 0.0)) if config else 0.0
     rng = np.random.default_rng(args.seed)
     rows = []
-    for _ in range(args.games):
-        b = Board(size=6)
-        ply = 0
-        while not b.is_game_over():
-            moves = list(b.legal_moves)
+    for b, value in net_games(pv, args.games, args.random_plies, rng):
+        empties = b.empties
+        if 4 <= empties <= 20 and rng.random() < args.keep:
             p, o = b.side_bitboards()
-            pol, val = pv.evaluate(np.array([p], np.uint64), np.array([o], np.uint64))
-            empties = b.empties
-            if 4 <= empties <= 20 and rng.random() < args.keep:
-                margin = solve(p, o, b.geometry.mask)
-                rows.append((empties, float(val[0]), (1 - x) * np.sign(margin) + x * margin / 36))
-            if ply < args.random_plies:
-                move = moves[rng.integers(len(moves))]
-            else:
-                w = np.array([pol[0][m] for m in moves]) + 1e-9
-                move = moves[rng.choice(len(moves), p=w / w.sum())]
-            b.push(move)
-            ply += 1
+            margin = solve(p, o, b.geometry.mask)
+            rows.append((empties, value, (1 - x) * np.sign(margin) + x * margin / 36))
     r = np.array(rows)
     print(f"{args.net}: value target (1 - {x}) * sign + {x} * margin / 36, {args.games} games")
     for lo, hi in BANDS:
