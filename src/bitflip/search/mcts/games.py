@@ -115,8 +115,9 @@ def play_games(
             to visits; after them, the most visited move.
         noise: Dirichlet noise at the roots.
         openings: each game's first moves from the start (squares, PASS where the side to
-            move has none), played before the players take over and not recorded; games may
-            share one (a colour-swapped pair) and differ in length. Default: none.
+            move has none), played before the players take over: in ``GameBatch.moves`` but
+            never recorded as training positions; games may share one (a colour-swapped pair)
+            and differ in length. Default: none.
         on_move: called with (games still running, step) after every step.
 
     Raises:
