@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
-from tests._source import modules_containing
+from tests._source import SRC, modules_containing
 
 from bitflip._atomic import atomic_path, is_temporary, temporary_name, write_text
 
@@ -46,6 +47,18 @@ def test_every_temporary_name_is_marked_and_keeps_the_suffix(name: str) -> None:
 def test_no_writer_renames_files_by_hand() -> None:
     hand = modules_containing(("os.replace(", "os.rename(", '".tmp'), besides="_atomic.py")
     assert hand == [], hand
+
+
+def test_every_numpy_archive_is_written_through_a_temporary() -> None:
+    # np.savez(path, ...) straight to its target leaves a torn file when the run is killed;
+    # every writer passes atomic_path's temporary, named `tmp` by convention.
+    calls = [
+        (str(p.relative_to(SRC)), m.group(1))
+        for p in SRC.rglob("*.py")
+        for m in re.finditer(r"np\.savez(?:_compressed)?\(\s*([\w.]+)", p.read_text("utf-8"))
+    ]
+    direct = [c for c in calls if c[1] != "tmp" and c[0] != "_npz.py"]  # _npz: a doctest
+    assert len(calls) >= 8 and direct == [], direct
 
 
 def test_a_rerun_replaces_a_killed_runs_leftover(tmp_path: Path) -> None:

@@ -161,3 +161,11 @@ def test_engine_agents_take_book_and_threads() -> None:
     while not board.is_game_over() and len(board.move_stack) < 12:
         board.push(agent.select_move(board))
     assert len(board.move_stack) == 12
+
+
+def test_a_book_is_written_under_the_name_given_and_whole(tmp_path: Path) -> None:
+    # numpy alone would write "my.book" to "my.book.npz", and `bitflip book build` then looked
+    # for the name it was given.
+    save_book(tmp_path / "my.book", tiny_book())
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my.book"]
+    assert len(load_book(tmp_path / "my.book")) == 4

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bitflip._atomic import atomic_path
 from bitflip._npz import read_npz
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL
@@ -295,14 +296,15 @@ def _build_and_cache(
     held = split_games(games.moves.shape[0], cfg.holdout, cfg.seed)
     if bad:
         log(f"skipped {bad} games with an illegal move")
-    np.savez(
-        cache,
-        p=samples.p,
-        o=samples.o,
-        target=samples.target,
-        game=samples.game,
-        held=held,
-        files=np.array(games.files),
-    )
+    with atomic_path(cache, ".npz") as tmp:  # a killed build leaves no torn cache
+        np.savez(
+            tmp,
+            p=samples.p,
+            o=samples.o,
+            target=samples.target,
+            game=samples.game,
+            held=held,
+            files=np.array(games.files),
+        )
     log(f"samples: {len(samples)} positions from {games.moves.shape[0]} games")
     return samples, held, games.files

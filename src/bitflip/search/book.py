@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bitflip._atomic import atomic_path
 from bitflip._npz import read_npz
 from bitflip.core.bitboard import legal_moves, play
 from bitflip.core.hashing import canonical
@@ -153,16 +154,18 @@ def _checked(name: str, a: dict[str, np.ndarray], meta: dict[str, object]) -> Bo
 
 
 def save_book(path: str | os.PathLike[str], book: Book) -> None:
-    """Write a book (the arrays must already be sorted canonical positions)."""
+    """Write a book (the arrays must already be sorted canonical positions) to ``path`` as
+    named, whole or not at all (a killed build leaves the old file)."""
     meta = {"format": BOOK_FORMAT, "version": BOOK_VERSION, **book.meta}
-    np.savez_compressed(
-        Path(path),
-        player=book.player,
-        opponent=book.opponent,
-        score=book.score,
-        games=book.games,
-        meta=np.array(json.dumps(meta)),
-    )
+    with atomic_path(path, ".npz") as tmp:
+        np.savez_compressed(
+            tmp,
+            player=book.player,
+            opponent=book.opponent,
+            score=book.score,
+            games=book.games,
+            meta=np.array(json.dumps(meta)),
+        )
 
 
 DEFAULT_BOOK = "book-wthor.npz"
