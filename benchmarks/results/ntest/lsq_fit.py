@@ -62,34 +62,46 @@ def build_index(p, o, phases):
 
 
 @njit(cache=True)
+def _share(phase, d, nw, n_ph):
+    """(phase, share) of a sample's d-th copy: its own phase at 1, the two beside it at ``nw``
+    (share 0: no such copy)."""
+    k = phase + (0, -1, 1)[d]
+    if d == 0:
+        return k, 1.0
+    if nw == 0.0 or k < 0 or k >= n_ph:
+        return k, 0.0
+    return k, nw
+
+
+@njit(cache=True)
 def normal_apply(idx, ph, v, out, weight, nw, n_ph):
-    """out += X^T W X v (bias column included); each sample also in the phases beside at nw."""
+    """out += X^T W X v (bias column included)."""
     for i in range(idx.shape[0]):
         for d in range(3):
-            k = ph[i] + (0, -1, 1)[d]
-            if d > 0 and (nw == 0.0 or k < 0 or k >= n_ph):
+            k, share = _share(ph[i], d, nw, n_ph)
+            if share == 0.0:
                 continue
-            c = weight[i] * (1.0 if d == 0 else nw)
             s = v[k, 0]
             for j in range(idx.shape[1]):
                 s += v[k, idx[i, j]]
-            s *= c
-            out[k, 0] += s
-            for j in range(idx.shape[1]):
-                out[k, idx[i, j]] += s
+            _scatter(out, k, idx[i], s * weight[i] * share)
 
 
 @njit(cache=True)
 def rhs(idx, ph, y, weight, out, nw, n_ph):
+    """out += X^T W y."""
     for i in range(idx.shape[0]):
         for d in range(3):
-            k = ph[i] + (0, -1, 1)[d]
-            if d > 0 and (nw == 0.0 or k < 0 or k >= n_ph):
-                continue
-            s = y[i] * weight[i] * (1.0 if d == 0 else nw)
-            out[k, 0] += s
-            for j in range(idx.shape[1]):
-                out[k, idx[i, j]] += s
+            k, share = _share(ph[i], d, nw, n_ph)
+            if share > 0.0:
+                _scatter(out, k, idx[i], y[i] * weight[i] * share)
+
+
+@njit(cache=True)
+def _scatter(out, k, entries, s):
+    out[k, 0] += s
+    for j in range(entries.shape[0]):
+        out[k, entries[j]] += s
 
 
 @njit(cache=True)
@@ -99,14 +111,14 @@ def diag(idx, ph, weight, out, seen, nw, n_ph):
         for j in range(idx.shape[1]):
             seen[idx[i, j]] += 1
         for d in range(3):
-            k = ph[i] + (0, -1, 1)[d]
-            if d > 0 and (nw == 0.0 or k < 0 or k >= n_ph):
+            k, share = _share(ph[i], d, nw, n_ph)
+            if share == 0.0:
                 continue
-            c = weight[i] * (1.0 if d == 0 else nw)
+            c = weight[i] * share
             out[k, 0] += c
             for j in range(idx.shape[1]):
                 m = seen[idx[i, j]]
-                out[k, idx[i, j]] += c * m * m / m  # once per distinct entry: m^2 over its m reads
+                out[k, idx[i, j]] += c * m  # m reads of an entry: m^2 in all
         for j in range(idx.shape[1]):
             seen[idx[i, j]] = 0
 
