@@ -33,7 +33,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "opening_names": _BASE | {"formats"},
     "formats": _BASE,
     "eval": _BASE | {"_atomic", "_npz"},
-    "search": _BASE | {"eval", "_npz"},
+    "search": _BASE | {"eval", "_atomic", "_npz"},
     "agents": _BASE | {"eval", "search"},
     "engine": _BASE | {"eval", "search", "agents", "formats"},
     "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig", "_atomic"},
