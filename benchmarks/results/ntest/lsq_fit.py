@@ -23,41 +23,27 @@ from dataclasses import replace
 import numpy as np
 from numba import njit
 
-from bitflip.core.bitboard import FULL, legal_moves, popcount
-from bitflip.eval.patterns import (
-    FEATURE_OFFSETS,
-    FEATURES,
-    LAYOUT,
-    ORIENT_LEN,
-    RAW_FEATURES,
-    feature_values,
-    orientation_indices,
-)
+from bitflip.eval.patterns import FEATURES, LAYOUT, ORIENT_LEN
 from bitflip.eval.patterns import phase_map as make_phase_map
 from bitflip.learn.patterns_config import PatternsFitConfig
 from bitflip.learn.patterns_data import fit_data
-from bitflip.learn.patterns_fit import _Checkpoint, _held_out, _write_result
+from bitflip.learn.patterns_fit import _Checkpoint, _held_out, _predict_one, _write_result
 
 N_IN = ORIENT_LEN.shape[0] + len(FEATURES)
+RAW_STRIDE = LAYOUT.raw_stride
 
 
 @njit(cache=True)
 def build_index(p, o, phases):
+    """Each sample's phase and the table entries it reads (as the SGD fit reads them)."""
     n = p.shape[0]
     idx = np.zeros((n, N_IN), dtype=np.int32)
     ph = np.zeros(n, dtype=np.int8)
     tmp = np.zeros(N_IN, dtype=np.int64)
-    n_or = ORIENT_LEN.shape[0]
+    zeros = np.zeros((phases.max() + 1, RAW_STRIDE))
     for i in range(n):
-        a = p[i]
-        b = o[i]
-        ph[i] = phases[64 - popcount(a | b)]
-        orientation_indices(a, b, tmp)
-        f = feature_values(a, b, FULL, legal_moves(a, b, FULL), legal_moves(b, a, FULL))
-        for k in range(len(f)):
-            tmp[n_or + k] = RAW_FEATURES + FEATURE_OFFSETS[k] + f[k]
-        for j in range(N_IN):
-            idx[i, j] = tmp[j]
+        ph[i] = _predict_one(zeros, phases, p[i], o[i], tmp)[1]
+        idx[i] = tmp
     return idx, ph
 
 
