@@ -173,7 +173,13 @@ def ray_session(backend: Backend) -> Iterator[Any]:
     if backend.address:
         kwargs["address"] = backend.address
     else:
-        kwargs.update(num_cpus=backend.workers or default_workers(), include_dashboard=False)
+        # "local": a fresh instance even where an earlier one, killed, left its address behind
+        # (Ray would otherwise try to join that dead one and fail).
+        kwargs.update(
+            address="local",
+            num_cpus=backend.workers or default_workers(),
+            include_dashboard=False,
+        )
     try:
         ray.init(**kwargs)
     except ConnectionError as exc:

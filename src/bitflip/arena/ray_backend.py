@@ -5,9 +5,10 @@ the driver, which stores it (nodes need no shared disk), and a game lost with it
 played again elsewhere. Inside a task the game runs in a :class:`~bitflip.arena.workers.GameWorker`,
 the child process with the local backend's watchdog, so time limits, crashes and hangs are
 handled identically; each Ray worker process keeps its game worker for the games after.
-``address=None`` starts a local Ray instance (or uses a running one); ``"auto"``,
-``"HOST:6379"`` or ``"ray://HOST:10001"`` joins a cluster, whose nodes must have bitflip
-installed.
+``address=None`` starts a local Ray instance for the job (or uses the one this process has
+already initialised; an instance ``ray start`` left running is joined with ``"auto"``);
+``"auto"``, ``"HOST:6379"`` or ``"ray://HOST:10001"`` joins a cluster, whose nodes must have
+bitflip installed.
 """
 
 from __future__ import annotations
