@@ -21,6 +21,7 @@ about the same amount: compare the two sides, not the numbers with zero.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import time
 from collections import Counter, defaultdict
@@ -30,10 +31,12 @@ from typing import Any
 BUCKETS = ((45, 60), (37, 44), (31, 36), (25, 30), (23, 24), (21, 22), (0, 20))
 
 
-def _records(path: Path) -> list[dict[str, Any]]:
-    """The JSON objects of a JSON-lines file, one a line (ValueError naming the bad line)."""
+def records(path: Path) -> list[dict[str, Any]]:
+    """The JSON objects of a JSON-lines file, plain or gzipped, one a line (ValueError naming
+    the file and the bad line; OSError where it cannot be read)."""
+    text = gzip.decompress(path.read_bytes()).decode() if path.suffix == ".gz" else path.read_text()
     out = []
-    for n, line in enumerate(path.read_text().splitlines(), 1):
+    for n, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
         try:
@@ -46,8 +49,9 @@ def _records(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def _games(path: Path) -> list[dict[str, Any]]:
-    return [rec for rec in _records(path) if rec.get("type") == "game"]
+def match_games(path: Path) -> list[dict[str, Any]]:
+    """The game records of a match's ``--out`` file."""
+    return [rec for rec in records(path) if rec.get("type") == "game"]
 
 
 def score(match: Path, cache: Path, level: int) -> None:
@@ -59,12 +63,12 @@ def score(match: Path, cache: Path, level: int) -> None:
 
     done = set()
     if cache.exists():
-        done = {rec["game"] for rec in _records(cache)}
+        done = {rec["game"] for rec in records(cache)}
     engine = Engine(level=level, tt_mb=128)
     # Where the level would prove only win/loss/draw, solve: a loss needs the margin.
     exact_from = level_spec(level).wld_depth
     t0 = time.perf_counter()
-    games = _games(match)
+    games = match_games(match)
     with cache.open("a") as out:
         for n, g in enumerate(games, 1):
             if g["game"] in done:
@@ -101,7 +105,7 @@ def report(caches: list[Path]) -> None:
     }
     flips: dict[str, Counter[int]] = {"a": Counter(), "b": Counter()}
     for path in caches:
-        for rec in _records(path):
+        for rec in records(path):
             plies = rec["plies"]
             for k, (empties, mover_is_a, before) in enumerate(plies):
                 if k + 1 < len(plies):

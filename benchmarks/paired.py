@@ -14,23 +14,22 @@ interval.
 from __future__ import annotations
 
 import argparse
-import gzip
-import json
 import math
 from pathlib import Path
+
+from match_errors import match_games
 
 POINTS = {"W": 1.0, "D": 0.5, "L": 0.0}
 
 
 def games(path: Path) -> dict[tuple[str, str], float]:
     """A's points in each game of a record, by (opening, A's colour)."""
-    opener = gzip.open if path.suffix == ".gz" else open
     out: dict[tuple[str, str], float] = {}
-    with opener(path, "rt") as f:
-        for line in f:
-            d = json.loads(line)
-            if d.get("type") == "game":
-                out[(str(d["opening_label"]), str(d["a_color"]))] = POINTS[d["result_a"]]
+    for n, game in enumerate(match_games(path), 1):
+        try:
+            out[(str(game["opening_label"]), str(game["a_color"]))] = POINTS[game["result_a"]]
+        except KeyError as exc:
+            raise ValueError(f"{path}: game {n} has no valid {exc}") from None
     return out
 
 
@@ -47,7 +46,10 @@ def main() -> None:
         ap.error("give the records in pairs: OLD NEW [OLD NEW ...]")
     diffs: list[float] = []
     for old, new in zip(args.records[::2], args.records[1::2], strict=True):
-        part = paired_differences(old, new)
+        try:
+            part = paired_differences(old, new)
+        except (OSError, ValueError) as exc:
+            ap.error(str(exc))
         print(f"{old.name} -> {new.name}: {len(part)} paired games")
         diffs += part
     n = len(diffs)
