@@ -11,14 +11,17 @@ ProbCut checks a node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC
 JSON list of ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones, or a
 ``.npy`` ProbCut table (rows by depth, as :func:`bitflip.search.probcut.table_from_fits` makes
 them). ``BITFLIP_EVAL`` names the evaluation (a weights file, or a name ``load_evaluation`` knows;
-default: the shipped one). ``from_env_b()`` reads the same variables ending in ``_B``, so two
-plans can play each other.
+default: the shipped one). ``BITFLIP_EARLY=DEPTH,EMPTIES`` searches ``DEPTH`` plies instead in
+positions with at least ``EMPTIES`` empties (where a level's search is cheapest: spending more
+there, as NTest's even times a move do). ``from_env_b()`` reads the same variables ending in
+``_B``, so two plans can play each other.
 """
 
 from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +47,7 @@ class PlanPlayer:
         fits: Path | None = None,
         evaluation_name: str = "default",
         selective_wld: int = 0,
+        early: tuple[int, int] | None = None,
     ) -> None:
         evaluation = load_engine_evaluation(evaluation_name)
         if fits is None:
@@ -61,13 +65,17 @@ class PlanPlayer:
             probcut_mode=mode,
             selective_wld_empties=selective_wld,
         )
+        self.early = early
 
     def new_game(self, state: Any, color: int) -> None:
         self.searcher.clear()
 
     def __call__(self, state: Any) -> int:
         p, o = state.bitboards()
-        result, _ = self.searcher.search(p, o, int(FULL), self.plan)
+        plan = self.plan
+        if self.early is not None and 64 - (p | o).bit_count() >= self.early[1]:
+            plan = replace(plan, max_depth=self.early[0])
+        result, _ = self.searcher.search(p, o, int(FULL), plan)
         return int(result.move)
 
 
@@ -95,6 +103,16 @@ def _from_env(suffix: str) -> PlanPlayer:
     mode = int(os.environ.get("BITFLIP_MPC_MODE" + suffix, "0"))
     evaluation = os.environ.get("BITFLIP_EVAL" + suffix, "default")
     fits_path = Path(fits) if fits else None
-    player = PlanPlayer(depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld)
+    early_text = os.environ.get("BITFLIP_EARLY" + suffix, "")
+    early = None
+    if early_text:
+        try:
+            early_depth, early_empties = (int(x) for x in early_text.split(","))
+        except ValueError:
+            raise SystemExit(
+                f"BITFLIP_EARLY{suffix} must be DEPTH,EMPTIES, not {early_text!r}"
+            ) from None
+        early = (early_depth, early_empties)
+    player = PlanPlayer(depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, early)
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
     return player
