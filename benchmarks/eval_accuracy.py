@@ -56,20 +56,20 @@ decided, and where lopsided positions (whose errors are large for every evaluati
 swamp the statistics."""
 
 
-def fit_stats(value: np.ndarray, ref: np.ndarray) -> tuple[float, float, float, int]:
-    """(residual deviation of the best line ``ref = a * value + b``, its slope ``a``, the same
-    deviation over the close positions only, how many they are)."""
+def residual_sigma(value: np.ndarray, ref: np.ndarray) -> tuple[float, float]:
+    """(residual deviation of the best line ``ref = a * value + b``, its slope ``a``)."""
     a, b = np.polyfit(value, ref, 1)
     resid = ref - (a * value + b)
+    return float(math.sqrt((resid**2).sum() / max(1, len(ref) - 2))), float(a)
+
+
+def fit_stats(value: np.ndarray, ref: np.ndarray) -> tuple[float, float, float, int]:
+    """(residual deviation, slope, the deviation over the close positions only, how many)."""
+    sigma, slope = residual_sigma(value, ref)
     close = np.abs(ref) <= CLOSE
-    sigma = float(math.sqrt((resid**2).sum() / max(1, len(ref) - 2)))
-    if close.sum() > 2:
-        ac, bc = np.polyfit(value[close], ref[close], 1)
-        rc = ref[close] - (ac * value[close] + bc)
-        sigma_close = float(math.sqrt((rc**2).sum() / (close.sum() - 2)))
-    else:
-        sigma_close = float("nan")
-    return sigma, float(a), sigma_close, int(close.sum())
+    n_close = int(close.sum())
+    sigma_close = residual_sigma(value[close], ref[close])[0] if n_close > 2 else float("nan")
+    return sigma, slope, sigma_close, n_close
 
 
 def main() -> None:
@@ -82,6 +82,10 @@ def main() -> None:
     ap.add_argument("--ref-depth", type=int, default=16)
     ap.add_argument("--seed", type=int, default=3)
     args = ap.parse_args()
+    if not (args.ntest / "ntest").is_file():
+        ap.error(f"no ntest program in {args.ntest} (build it as benchmarks/RESULTS-ntest.md says)")
+    if not args.wthor.is_file():
+        ap.error(f"no WTHOR file {args.wthor}")
 
     evaluation = load_engine_evaluation()
     searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
@@ -97,6 +101,7 @@ def main() -> None:
         engine.go(depth, ggf(p, o))
         return engine.last_value
 
+    deep = SearchPlan(max_depth=args.ref_depth, probcut_t=probcut_t(95))
     print(f"# {args.wthor.name}, seed {args.seed}; values in discs, side to move's view\n")
     print(
         "| empties | positions | reference | engine | depth | residual sigma | slope | "
@@ -108,11 +113,10 @@ def main() -> None:
         refs: dict[str, list[float]] = defaultdict(list)
         values: dict[tuple[str, int], list[float]] = defaultdict(list)
         for p, o in positions:
-            n = 64 - bin(p | o).count("1")
+            n = 64 - (p | o).bit_count()
             if n <= args.exact:
                 refs["exact"].append(bitflip_value(p, o, SearchPlan(exact_empties=n)))
             else:
-                deep = SearchPlan(max_depth=args.ref_depth, probcut_t=probcut_t(95))
                 refs["bitflip deep"].append(bitflip_value(p, o, deep))
                 refs["NTest deep"].append(ntest_value(ntest_sel, p, o, args.ref_depth))
             for d in args.depths:
