@@ -83,6 +83,50 @@ def test_exact_targets_equal_the_solvers_values() -> None:
         ExactLeafValues(NetPolicyValue(net), 5, value_margin=1.5)
 
 
+def _random_endgames(seed: int, most_empties: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every position with at most ``most_empties`` empties of six random 6x6 games."""
+    rng = np.random.default_rng(seed)
+    rows: list[tuple[int, int]] = []
+    for _ in range(6):
+        b = Board(size=6)
+        while not b.is_game_over():
+            if b.empties <= most_empties:
+                rows.append(b.side_bitboards())
+            moves = list(b.legal_moves)
+            b.push(moves[rng.integers(len(moves))])
+    return np.array([r[0] for r in rows], np.uint64), np.array([r[1] for r in rows], np.uint64)
+
+
+def test_exact_policy_targets_weigh_exactly_the_perfect_moves() -> None:
+    from bitflip.learn.az_selfplay import exact_policies
+
+    p, o = _random_endgames(5, 8)
+    rows, targets = exact_policies(p, o, 6, 6)
+    mask = Board(size=6).geometry.mask
+    assert len(rows) >= 10
+    for i, target in zip(rows.tolist(), targets, strict=True):
+        pi, oi = int(p[i]), int(o[i])
+        assert 36 - (pi | oi).bit_count() <= 6
+        moves = int(bb.legal_moves(np.uint64(pi), np.uint64(oi), np.uint64(mask)))
+        values = {}
+        for sq in range(64):
+            if moves >> sq & 1:
+                q, r = bb.play(np.uint64(pi), np.uint64(oi), sq)
+                values[sq] = -_negamax(int(q), int(r), mask)
+        best = {sq for sq, v in values.items() if v == max(values.values())}
+        assert set(np.flatnonzero(target).tolist()) == best
+        assert np.allclose(target[sorted(best)], 1 / len(best)) and target.sum() == pytest.approx(1)
+    # Positions with one move (or a pass) keep the search's target: nothing to choose.
+    holes = 36 - np.array([int(x).bit_count() for x in p | o])
+    legal = [
+        int(bb.legal_moves(a, b, np.uint64(mask))).bit_count() for a, b in zip(p, o, strict=True)
+    ]
+    want = [i for i in range(len(p)) if holes[i] <= 6 and legal[i] >= 2]
+    assert rows.tolist() == want
+    with pytest.raises(ValueError, match="exact_policy_empties"):
+        config_from_dict({"selfplay": {"exact_empties": 10, "exact_policy_empties": 12}})
+
+
 def test_backfill_gives_earlier_positions_their_games_first_exact_margin() -> None:
     from bitflip.learn.shards import NO_SCORE
 
@@ -118,7 +162,7 @@ def _switches(tmp_path: Path, **sp: object) -> RunConfig:
 def test_every_switch_on_writes_trains_gates_and_resumes(tmp_path: Path) -> None:
     from bitflip.learn.shards import NO_SCORE, read_shards
 
-    cfg = _switches(tmp_path, exact_leaf_empties=4)
+    cfg = _switches(tmp_path, exact_leaf_empties=4, exact_policy_empties=5)
     run = az.run_loop(cfg)
     assert run.iterations_done() == 1 and len(run.generations()) == 2
     assert load_az_net(run.best_net()).config.score_head
@@ -134,6 +178,12 @@ def test_every_switch_on_writes_trains_gates_and_resumes(tmp_path: Path) -> None
     mask = Board(size=6).geometry.mask
     for i in np.flatnonzero(known)[:10]:
         assert batch.theoretical[i] == _negamax(int(batch.player[i]), int(batch.opponent[i]), mask)
+    # At <= 5 empties with a choice, the solver's policy target replaced the search's.
+    from bitflip.learn.az_selfplay import exact_policies
+    from bitflip.nn.alphazero import action_squares
+
+    rows, targets = exact_policies(batch.player, batch.opponent, 6, 5)
+    assert len(rows) and np.allclose(batch.policy[rows], targets[:, action_squares(6)])
     data = read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6)
     assert np.array_equal(data.value[known], np.sign(batch.theoretical[known]))
     filled = read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6, True)

@@ -18,10 +18,11 @@ from dataclasses import replace
 
 import numpy as np
 
+from bitflip.core.arrays import legal_moves_many
 from bitflip.core.geometry import board_mask
 from bitflip.learn.az_config import SelfPlayConfig
 from bitflip.learn.shards import NO_SCORE
-from bitflip.search.exact import solve
+from bitflip.search.exact import solve, solve_moves
 from bitflip.search.mcts import (
     BatchedMCTS,
     BatchedSearch,
@@ -131,6 +132,25 @@ def exact_scores(p: np.ndarray, o: np.ndarray, size: int, max_empties: int) -> n
     for i in np.flatnonzero(empties(p, o, size) <= max_empties):
         out[i] = solve(int(p[i]), int(o[i]), mask)
     return out
+
+
+def exact_policies(
+    p: np.ndarray, o: np.ndarray, size: int, max_empties: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The solver's policy targets: for each position with at most ``max_empties`` empties and
+    two or more legal moves, equal weight on every move that keeps the exact margin
+    (:func:`bitflip.search.exact.solve_moves`). Returns the rows and their (rows, 65) targets in
+    the search's square numbering (pass at 64, never perfect here: a pass is the only move)."""
+    mask = int(board_mask(size))
+    legal = legal_moves_many(p, o, board_mask(size))
+    counts = np.array([int(m).bit_count() for m in legal], np.int64)
+    rows = np.flatnonzero((empties(p, o, size) <= max_empties) & (counts >= 2))
+    targets = np.zeros((len(rows), 65), np.float32)
+    for k, i in enumerate(rows):
+        values = solve_moves(int(p[i]), int(o[i]), mask)
+        best = values == values.max()
+        targets[k, :64] = best / best.sum()
+    return rows, targets
 
 
 class ExactLeafValues:

@@ -17,7 +17,7 @@ import os
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +25,12 @@ import numpy as np
 from bitflip.jobs import Backend, run_tasks
 from bitflip.learn.az_config import RunConfig
 from bitflip.learn.az_rundir import RunDir, initial_net
-from bitflip.learn.az_selfplay import SelfPlaySearch, exact_scores, keep_trained_rows
+from bitflip.learn.az_selfplay import (
+    SelfPlaySearch,
+    exact_policies,
+    exact_scores,
+    keep_trained_rows,
+)
 from bitflip.learn.az_selfplay import selfplay_search as make_search
 from bitflip.learn.az_shards import write_selfplay_shard
 from bitflip.nn.policy_value import NetPolicyValue
@@ -129,6 +134,13 @@ def play_shard(job: ShardJob, k: int) -> Shard:
     theoretical = None
     if sp.exact_empties > 0:
         theoretical = exact_scores(games.player, games.opponent, cfg.net.size, sp.exact_empties)
+    if sp.exact_policy_empties > 0:
+        rows, targets = exact_policies(
+            games.player, games.opponent, cfg.net.size, sp.exact_policy_empties
+        )
+        policy = games.policy.copy()
+        policy[rows] = targets
+        games = replace(games, policy=policy)
     return games, theoretical
 
 
