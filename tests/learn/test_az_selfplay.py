@@ -101,10 +101,10 @@ def test_exact_policy_targets_weigh_exactly_the_perfect_moves() -> None:
     from bitflip.learn.az_selfplay import exact_policies
 
     p, o = _random_endgames(5, 8)
-    rows, targets = exact_policies(p, o, 6, 6)
+    rows, targets, margins = exact_policies(p, o, 6, 6)
     mask = Board(size=6).geometry.mask
     assert len(rows) >= 10
-    for i, target in zip(rows.tolist(), targets, strict=True):
+    for i, target, margin in zip(rows.tolist(), targets, margins, strict=True):
         pi, oi = int(p[i]), int(o[i])
         assert 36 - (pi | oi).bit_count() <= 6
         moves = int(bb.legal_moves(np.uint64(pi), np.uint64(oi), np.uint64(mask)))
@@ -114,6 +114,7 @@ def test_exact_policy_targets_weigh_exactly_the_perfect_moves() -> None:
                 q, r = bb.play(np.uint64(pi), np.uint64(oi), sq)
                 values[sq] = -_negamax(int(q), int(r), mask)
         best = {sq for sq, v in values.items() if v == max(values.values())}
+        assert margin == _negamax(pi, oi, mask)
         assert set(np.flatnonzero(target).tolist()) == best
         assert np.allclose(target[sorted(best)], 1 / len(best)) and target.sum() == pytest.approx(1)
     # Positions with one move (or a pass) keep the search's target: nothing to choose.
@@ -182,7 +183,7 @@ def test_every_switch_on_writes_trains_gates_and_resumes(tmp_path: Path) -> None
     from bitflip.learn.az_selfplay import exact_policies
     from bitflip.nn.alphazero import action_squares
 
-    rows, targets = exact_policies(batch.player, batch.opponent, 6, 5)
+    rows, targets, _ = exact_policies(batch.player, batch.opponent, 6, 5)
     assert len(rows) and np.allclose(batch.policy[rows], targets[:, action_squares(6)])
     data = read_selfplay_shards(sorted(run.shards.glob("it0000-*.npz")), 6)
     assert np.array_equal(data.value[known], np.sign(batch.theoretical[known]))

@@ -123,34 +123,39 @@ def empties(p: np.ndarray, o: np.ndarray, size: int) -> np.ndarray:
     return np.asarray(size * size - occupied)
 
 
-def exact_scores(p: np.ndarray, o: np.ndarray, size: int, max_empties: int) -> np.ndarray:
+def exact_scores(
+    p: np.ndarray, o: np.ndarray, size: int, max_empties: int, known: np.ndarray | None = None
+) -> np.ndarray:
     """Perfect-play final margin (mover's view, empties to the winner) of every position with
     at most ``max_empties`` empty squares (:func:`bitflip.search.exact.solve`); ``NO_SCORE``
-    for the others."""
-    out = np.full(len(p), NO_SCORE, np.int64)
+    for the others. ``known``: margins already solved (``NO_SCORE`` where not), kept as they are."""
+    out = np.full(len(p), NO_SCORE, np.int64) if known is None else known.astype(np.int64)
     mask = int(board_mask(size))
-    for i in np.flatnonzero(empties(p, o, size) <= max_empties):
+    for i in np.flatnonzero((empties(p, o, size) <= max_empties) & (out == NO_SCORE)):
         out[i] = solve(int(p[i]), int(o[i]), mask)
     return out
 
 
 def exact_policies(
     p: np.ndarray, o: np.ndarray, size: int, max_empties: int
-) -> tuple[np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The solver's policy targets: for each position with at most ``max_empties`` empties and
     two or more legal moves, equal weight on every move that keeps the exact margin
-    (:func:`bitflip.search.exact.solve_moves`). Returns the rows and their (rows, 65) targets in
-    the search's square numbering (pass at 64, never perfect here: a pass is the only move)."""
+    (:func:`bitflip.search.exact.solve_moves`). Returns the rows, their (rows, 65) targets in
+    the search's square numbering (pass at 64, never perfect here: a pass is the only move) and
+    their exact margins (the best move's, so :func:`exact_scores` need not solve them again)."""
     mask = int(board_mask(size))
     legal = legal_moves_many(p, o, board_mask(size))
     counts = np.array([int(m).bit_count() for m in legal], np.int64)
     rows = np.flatnonzero((empties(p, o, size) <= max_empties) & (counts >= 2))
     targets = np.zeros((len(rows), 65), np.float32)
+    margins = np.zeros(len(rows), np.int64)
     for k, i in enumerate(rows):
         values = solve_moves(int(p[i]), int(o[i]), mask)
-        best = values == values.max()
+        margins[k] = values.max()
+        best = values == margins[k]
         targets[k, :64] = best / best.sum()
-    return rows, targets
+    return rows, targets, margins
 
 
 class ExactLeafValues:

@@ -33,6 +33,7 @@ from bitflip.learn.az_selfplay import (
 )
 from bitflip.learn.az_selfplay import selfplay_search as make_search
 from bitflip.learn.az_shards import write_selfplay_shard
+from bitflip.learn.shards import NO_SCORE
 from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.nn.threads import single_thread_worker, torch_threads
 from bitflip.search.mcts.games import GameBatch, play_games
@@ -133,14 +134,18 @@ def play_shard(job: ShardJob, k: int) -> Shard:
         games = keep_trained_rows(games, mcts)
     theoretical = None
     if sp.exact_empties > 0:
-        theoretical = exact_scores(games.player, games.opponent, cfg.net.size, sp.exact_empties)
-    if sp.exact_policy_empties > 0:
-        rows, targets = exact_policies(
-            games.player, games.opponent, cfg.net.size, sp.exact_policy_empties
+        known = np.full(len(games.player), NO_SCORE, np.int64)
+        if sp.exact_policy_empties > 0:
+            rows, targets, margins = exact_policies(
+                games.player, games.opponent, cfg.net.size, sp.exact_policy_empties
+            )
+            known[rows] = margins
+            policy = games.policy.copy()
+            policy[rows] = targets
+            games = replace(games, policy=policy)
+        theoretical = exact_scores(
+            games.player, games.opponent, cfg.net.size, sp.exact_empties, known
         )
-        policy = games.policy.copy()
-        policy[rows] = targets
-        games = replace(games, policy=policy)
     return games, theoretical
 
 
