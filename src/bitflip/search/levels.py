@@ -5,7 +5,8 @@ Shared by the CLI, the NBoard protocol and the web app. A level searches the mid
 empty, proves win, loss or draw up to three empties before that (``wld_depth``; Zebra's levels
 prove two before), and prunes with Multi-ProbCut at the given ``selectivity`` (the confidence
 of each cut in percent; None searches without ProbCut). Levels are monotone: a higher level
-never searches less deep, solves later or prunes more boldly.
+never searches less deep or solves later, and it prunes more boldly only where that buys at
+least two plies (level 17: measured as the stronger use of the time, see below).
 
 =====  =====  =========  ======  ===========
 level  depth  endgame    wld     selectivity
@@ -26,15 +27,17 @@ level  depth  endgame    wld     selectivity
 14     14     20         23      95
 15     15     21         23      95
 16     16     22         23      95
-17     18     22         23      95
-18     18     23         --      98
-19     19     24         --      99
+17     20     22         23      91
+18     20     23         --      95
+19     21     24         --      98
 20     21     26         --      99
 =====  =====  =========  ======  ===========
 
-Level 17 searches as deep as level 18 with level 16's ProbCut: against NTest at about 0.4 s a
-move it scored 6.1 +- 4.8 points more than depth 17 at 98% did (400 games paired by opening)
-for 0.9x the time (``benchmarks/RESULTS-ntest.md``, step 5).
+Level 17 buys two plies with a bolder ProbCut: against NTest at depth 20 (about 0.3 s a move)
+depth 20 at 91% scored 6.0 +- 4.7 points more than depth 18 at 95% (400 games paired by
+opening), at 0.96x NTest's time where depth 18 left a quarter of it unused; depth 18 at 95% had
+in turn gained 6.1 +- 4.8 points over depth 17 at 98% (``benchmarks/RESULTS-ntest.md``, steps 5
+and 7). Levels 18 and 19 keep their ProbCut no bolder than 17's and search deeper.
 
 :data:`DEFAULT_LEVEL` (14) answers in 0.09 s on average on an idle core (at most 0.32 s on
 the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-web.md``).
@@ -95,9 +98,9 @@ _TABLE = (
     (14, 20, 95),
     (15, 21, 95),
     (16, 22, 95),
-    (18, 22, 95),
-    (18, 23, 98),
-    (19, 24, 99),
+    (20, 22, 91),
+    (20, 23, 95),
+    (21, 24, 98),
     (21, 26, 99),
 )
 

@@ -5,7 +5,9 @@ Measured, not guessed: ``PYTHONPATH=src python benchmarks/level_times.py --level
 FFO #1 and #40, wall seconds), on the 2-core development VM, idle, 2026-11-24 13:05 UTC with
 the pattern weights `ee3080ce8943` (levels 1-19; level 20 at 15:24 UTC with the same code, the
 other core busy; levels 1-17 again at 23:19 UTC, once levels 1-17 proved win/loss/draw before
-their exact solve; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
+their exact solve; levels 17-19 again on 2026-11-28 at 03:54 UTC with the pattern weights
+`f2f807e90d2a`, the other core busy, once they searched deeper with bolder ProbCut; see
+``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
 table is warm from the previous move and from pondering.
 """
 
@@ -39,9 +41,9 @@ LEVEL_TIMES: dict[int, LevelTime] = {
     14: LevelTime(0.09, 0.32),
     15: LevelTime(0.12, 0.32),
     16: LevelTime(0.22, 0.71),
-    17: LevelTime(0.47, 1.67),
-    18: LevelTime(0.71, 2.49),
-    19: LevelTime(1.42, 5.45),
+    17: LevelTime(0.43, 1.51),
+    18: LevelTime(1.06, 3.67),
+    19: LevelTime(3.19, 10.42),
     20: LevelTime(12.57, 72.56),
 }
 """Level (1-20) to its measured move time."""
