@@ -5,8 +5,14 @@ The referee loads it in its own process (so run the referee with the project's v
 The settings come from ``BITFLIP_PLAN=DEPTH,EXACT,WLD,SELECTIVITY`` (ProbCut confidence in
 percent, 0 for none), e.g. ``BITFLIP_PLAN=8,13,17,0`` for depth 8 without ProbCut, exact from
 13 empties and win/loss/draw from 17; a fifth value proves win/loss/draw selectively up to that
-many empties (``SearchPlan.selective_wld_empties``). One table a game (cleared at each game's
-start), kept from move to move as the NBoard engine keeps it. ``BITFLIP_MPC_MODE`` sets how
+many empties (``SearchPlan.selective_wld_empties``). One table for the whole match, kept from
+move to move and from game to game as ``bitflip nboard`` keeps it (the referee's ``set game``
+does not clear it, nor NTest's); ``BITFLIP_CLEAR_TABLE=1`` clears it at each game's start, as
+this player did before 2026-11-28. The difference is not small: the referee plays each opening
+twice in a row, colours swapped, and the second game meets the first's positions in the table
+(plan 14,20,23,95 scored 40.2% against NTest at depth 16 with a fresh table a game, where
+``bitflip nboard`` at level 14 scored 44.8% on the same 200 openings, all of it in the games
+bitflip played second; ``benchmarks/RESULTS-ntest.md``, step 8). ``BITFLIP_MPC_MODE`` sets how
 ProbCut checks a node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC_FITS`` names a
 JSON list of ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones, or a
 ``.npy`` ProbCut table (rows by depth, as :func:`bitflip.search.probcut.table_from_fits` makes
@@ -48,6 +54,7 @@ class PlanPlayer:
         evaluation_name: str = "default",
         selective_wld: int = 0,
         early: tuple[int, int] | None = None,
+        clear_table: bool = False,
     ) -> None:
         evaluation = load_engine_evaluation(evaluation_name)
         if fits is None:
@@ -66,9 +73,11 @@ class PlanPlayer:
             selective_wld_empties=selective_wld,
         )
         self.early = early
+        self.clear_table = clear_table
 
     def new_game(self, state: Any, color: int) -> None:
-        self.searcher.clear()
+        if self.clear_table:
+            self.searcher.clear()
 
     def __call__(self, state: Any) -> int:
         p, o = state.bitboards()
@@ -85,7 +94,8 @@ def from_env() -> PlanPlayer:
 
 def from_env_b() -> PlanPlayer:
     """A second plan player for matches of two plans: the same variables ending in ``_B``
-    (``BITFLIP_PLAN_B``, ``BITFLIP_MPC_MODE_B``, ``BITFLIP_MPC_FITS_B``, ``BITFLIP_EVAL_B``)."""
+    (``BITFLIP_PLAN_B``, ``BITFLIP_MPC_MODE_B``, ``BITFLIP_MPC_FITS_B``, ``BITFLIP_EVAL_B``,
+    ``BITFLIP_CLEAR_TABLE_B``)."""
     return _from_env("_B")
 
 
@@ -113,6 +123,11 @@ def _from_env(suffix: str) -> PlanPlayer:
                 f"BITFLIP_EARLY{suffix} must be DEPTH,EMPTIES, not {early_text!r}"
             ) from None
         early = (early_depth, early_empties)
-    player = PlanPlayer(depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, early)
+    clear = os.environ.get("BITFLIP_CLEAR_TABLE" + suffix, "") == "1"
+    player = PlanPlayer(
+        depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, early, clear
+    )
+    # Compile the kernels before the first game's clock runs; then start from an empty table.
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
+    player.searcher.clear()
     return player

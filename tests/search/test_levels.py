@@ -13,6 +13,8 @@ def test_levels_are_monotone() -> None:
         a, b = LEVELS[k], LEVELS[k + 1]
         assert b.depth >= a.depth and b.endgame_depth >= a.endgame_depth
         assert (b.depth, b.endgame_depth) != (a.depth, a.endgame_depth)
+        assert b.wld_depth >= a.wld_depth
+        assert max(b.wld_depth, b.selective_wld_depth) >= max(a.wld_depth, a.selective_wld_depth)
         # Selectivity: None (no ProbCut) on low levels; bolder as levels grow only where
         # that buys at least two plies (depth for selectivity, measured against NTest).
         if a.selectivity is not None:
@@ -25,9 +27,12 @@ def test_levels_prove_win_loss_draw_before_solving() -> None:
     from bitflip.engine import Engine
 
     spec = level_spec(14)
-    assert (spec.endgame_depth, spec.wld_depth) == (20, 23)
+    assert (spec.endgame_depth, spec.wld_depth, spec.selective_wld_depth) == (20, 22, 23)
     plan = Engine(level=14, tt_mb=1).plan(None)
-    assert (plan.exact_empties, plan.wld_empties) == (20, 23)
+    assert (plan.exact_empties, plan.wld_empties, plan.selective_wld_empties) == (20, 22, 23)
+    # Level 17 proves in full at 23; level 12 proves at 22 and nothing selectively.
+    assert (level_spec(17).wld_depth, level_spec(17).selective_wld_depth) == (23, 0)
+    assert (level_spec(12).wld_depth, level_spec(12).selective_wld_depth) == (22, 0)
     # Proofs stop at 23 empties: level 18 solves from 23 and proves nothing.
     assert level_spec(18).wld_depth == level_spec(18).endgame_depth == 23
 

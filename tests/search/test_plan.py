@@ -19,29 +19,31 @@ from bitflip.search.timeman import budget
 L14 = level_spec(14)  # depth 14, exact from 20, proofs from 23, ProbCut at 95%
 T95 = probcut_t(95)
 
-# (limit, empties, max_depth, exact_empties, wld, wld_empties, probcut_t, nodes, soft, hard)
+# (limit, empties, max_depth, exact_empties, wld, wld_empties, probcut_t, nodes, soft, hard,
+#  selective_wld_empties)
 ROWS = [
-    (None, 40, 14, 20, False, 23, T95, None, None, None),
-    (Limit(level=14), 40, 14, 20, False, 23, T95, None, None, None),
-    (Limit(level=6), 40, 6, 12, False, 15, probcut_t(91), None, None, None),
-    (Limit(level=30), 40, 31, 36, False, 36, probcut_t(99), None, None, None),
-    (Limit(depth=8), 40, 8, 0, False, 0, 0, None, None, None),
-    (Limit(depth=8), 8, 8, 8, False, 0, 0, None, None, None),
-    (Limit(depth=9), 8, 9, 8, False, 0, 0, None, None, None),
-    (Limit(depth=8, time=1.0), 40, 8, 20, False, 0, 0, None, 1.0, 1.0),
-    (Limit(depth=8, nodes=500), 40, 8, 20, False, 0, 0, 500, None, None),
-    (Limit(time=0.5), 40, 60, 20, False, 0, T95, None, 0.5, 0.5),
-    (Limit(nodes=1000), 40, 60, 20, False, 0, T95, 1000, None, None),
-    (Limit(level=10, time=0.5), 40, 10, 18, False, 0, probcut_t(91), None, 0.5, 0.5),
-    (Limit(exact=True), 30, 60, 64, False, 0, 0, None, None, None),
-    (Limit(wld=True, time=2.0), 30, 60, 64, True, 0, 0, None, 2.0, 2.0),
+    (None, 40, 14, 20, False, 22, T95, None, None, None, 23),
+    (Limit(level=14), 40, 14, 20, False, 22, T95, None, None, None, 23),
+    (Limit(level=6), 40, 6, 12, False, 15, probcut_t(91), None, None, None, 0),
+    (Limit(level=30), 40, 31, 36, False, 36, probcut_t(99), None, None, None, 0),
+    (Limit(depth=8), 40, 8, 0, False, 0, 0, None, None, None, 0),
+    (Limit(depth=8), 8, 8, 8, False, 0, 0, None, None, None, 0),
+    (Limit(depth=9), 8, 9, 8, False, 0, 0, None, None, None, 0),
+    (Limit(depth=8, time=1.0), 40, 8, 20, False, 0, 0, None, 1.0, 1.0, 0),
+    (Limit(depth=8, nodes=500), 40, 8, 20, False, 0, 0, 500, None, None, 0),
+    (Limit(time=0.5), 40, 60, 20, False, 0, T95, None, 0.5, 0.5, 0),
+    (Limit(nodes=1000), 40, 60, 20, False, 0, T95, 1000, None, None, 0),
+    (Limit(level=10, time=0.5), 40, 10, 18, False, 0, probcut_t(91), None, 0.5, 0.5, 0),
+    (Limit(exact=True), 30, 60, 64, False, 0, 0, None, None, None, 0),
+    (Limit(wld=True, time=2.0), 30, 60, 64, True, 0, 0, None, 2.0, 2.0, 0),
 ]
 
 
 @pytest.mark.parametrize(
-    ("limit", "empties", "depth", "exact", "wld", "wld_empties", "t", "nodes", "soft", "hard"),
+    ("limit", "empties", "depth", "exact", "wld", "wld_empties", "t", "nodes", "soft", "hard",
+     "selective"),
     ROWS,
-)
+)  # fmt: skip
 def test_each_request_resolves_to_its_plan(
     limit: Limit | None,
     empties: int,
@@ -53,6 +55,7 @@ def test_each_request_resolves_to_its_plan(
     nodes: int | None,
     soft: float | None,
     hard: float | None,
+    selective: int,
 ) -> None:
     plan = resolve_plan(limit, level=14, empties=empties, contempt=7)
     assert plan == SearchPlan(
@@ -60,6 +63,7 @@ def test_each_request_resolves_to_its_plan(
         exact_empties=exact,
         wld=wld,
         wld_empties=wld_empties,
+        selective_wld_empties=selective,
         probcut_t=t,
         nodes=nodes,
         hard_time=hard,
@@ -87,6 +91,7 @@ def test_a_level_plan_is_its_table_row() -> None:
             spec.endgame_depth,
             spec.wld_depth,
         )
+        assert plan.selective_wld_empties == spec.selective_wld_depth
         assert plan.probcut_t == probcut_t(spec.selectivity)
     assert extended_level(30).depth == resolve_plan(Limit(level=30), level=1, empties=50).max_depth
 

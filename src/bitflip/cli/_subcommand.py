@@ -66,8 +66,8 @@ TEXTS: dict[str, tuple[str, str | None]] = {
         "Run the engine as an NBoard engine: point the NBoard GUI (or Edax-style "
         "tools) at 'bitflip nboard'. Commands: nboard, set depth, set game, set contempt, "
         "move, hint, go, ping, learn, quit. 'set depth N' plays as engine level N (as Edax "
-        "reads it: level 13 searches 13 plies, proves win/loss/draw from 23 empties and solves "
-        "exactly from 20). Problems with input go to stderr.",
+        "reads it: level 13 searches 13 plies, proves win/loss/draw from 22 empties (at 23 a "
+        "selective proof) and solves exactly from 20). Problems with input go to stderr.",
     ),
     "perft": (
         "count the leaves of the game tree to a depth",

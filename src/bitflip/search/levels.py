@@ -23,19 +23,28 @@ level  depth  endgame    wld     selectivity
 10     10     18         21      91
 11     11     18         21      91
 12     12     19         22      91
-13     13     20         23      95
-14     14     20         23      95
-15     15     21         23      95
-16     16     22         23      95
+13     13     20         22+     95
+14     14     20         22+     95
+15     15     21         22+     95
+16     16     22         23*     95
 17     20     22         23      91
 18     20     23         --      95
 19     21     24         --      98
 20     21     26         --      99
 =====  =====  =========  ======  ===========
 
+``22+``: full proofs to 22 empties and a selective one at 23 (``selective_wld_depth``: the
+endgame search's ProbCut passes only; a likely win or draw is the answer, else the midgame
+search moves); ``23*``: the selective proof alone. At the default level it played as the full
+proof at 23 did (-0.8 +- 0.6 points over 400 games paired by opening against NTest at depth 16)
+for 18% less time a move (0.97x NTest's instead of 1.18x): the full proof took 613 ms a move
+there, a fifth of the level's time in games (``benchmarks/RESULTS-ntest.md``, step 8).
+
 Level 17 buys two plies with a bolder ProbCut: against NTest at depth 20 (about 0.3 s a move)
 depth 20 at 91% scored 6.0 +- 4.7 points more than depth 18 at 95% (400 games paired by
-opening), at 0.96x NTest's time where depth 18 left a quarter of it unused; depth 18 at 95% had
+opening; the new setting with a fresh table each game, the old one keeping it, which is worth
+about 4 points more), at 0.96x NTest's time where depth 18 left a quarter of it unused, and
+44.2% of 200 through ``bitflip nboard`` on new openings at 0.79x; depth 18 at 95% had
 in turn gained 6.1 +- 4.8 points over depth 17 at 98% (``benchmarks/RESULTS-ntest.md``, steps 5
 and 7). Levels 18 and 19 keep their ProbCut no bolder than 17's and search deeper.
 
@@ -69,13 +78,20 @@ class LevelSpec:
     """Solve exactly when at most this many squares are empty."""
     selectivity: int | None = None
     """Multi-ProbCut confidence in percent (None: no ProbCut)."""
+    selective_wld_depth: int = 0
+    """Prove win, loss or draw with the endgame search's ProbCut (a likely result, not a proof)
+    when at most this many squares are empty and the full proofs do not reach (they then stop
+    one empty earlier); 0: no selective proofs."""
 
     @property
     def wld_depth(self) -> int:
         """Prove win, loss or draw first when at most this many squares are empty:
-        :data:`WLD_AHEAD` more than the exact solve, up to :data:`WLD_MAX_EMPTIES` (equal to
-        ``endgame_depth``: no proofs)."""
-        return max(self.endgame_depth, min(self.endgame_depth + WLD_AHEAD, WLD_MAX_EMPTIES))
+        :data:`WLD_AHEAD` more than the exact solve, up to :data:`WLD_MAX_EMPTIES` and below
+        ``selective_wld_depth`` (equal to ``endgame_depth``: no proofs)."""
+        full = min(self.endgame_depth + WLD_AHEAD, WLD_MAX_EMPTIES)
+        if self.selective_wld_depth:
+            full = min(full, self.selective_wld_depth - 1)
+        return max(self.endgame_depth, full)
 
     def limit(self) -> Limit:
         return Limit(depth=self.depth)
@@ -104,7 +120,12 @@ _TABLE = (
     (21, 26, 99),
 )
 
-LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(d, e, s) for i, (d, e, s) in enumerate(_TABLE)}
+_SELECTIVE_WLD = {13: 23, 14: 23, 15: 23, 16: 23}
+"""Levels whose proof at 23 empties is selective (see the module's text)."""
+
+LEVELS: dict[int, LevelSpec] = {
+    i + 1: LevelSpec(d, e, s, _SELECTIVE_WLD.get(i + 1, 0)) for i, (d, e, s) in enumerate(_TABLE)
+}
 """Level number (1-20) to its settings."""
 
 MIN_LEVEL = 1

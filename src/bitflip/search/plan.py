@@ -80,6 +80,7 @@ def level_plan(spec: LevelSpec, *, multipv: bool = False, contempt: int = 0) -> 
         max_depth=spec.depth,
         exact_empties=spec.endgame_depth,
         wld_empties=spec.wld_depth,
+        selective_wld_empties=spec.selective_wld_depth,
         probcut_t=probcut_t(spec.selectivity),
         multipv=multipv,
         contempt=contempt,
