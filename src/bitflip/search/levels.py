@@ -132,8 +132,9 @@ MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
 """The level a user gets without asking: answers in well under a second, and in games takes
-about the time Zebra takes at depth 11 (49 against 45 ms a move), against which it scores
-64.0% of 800 games (``benchmarks/RESULTS-search.md``)."""
+about the time NTest takes at depth 16 (0.97x; 42.2% of 400 games against it) and less than
+Zebra at depth 11 (0.82x), against which it scores 65.0% of 200 games
+(``benchmarks/RESULTS-ntest.md``, step 8; 64.0% of 800 in ``benchmarks/RESULTS-search.md``)."""
 
 
 MAX_EXTENDED_LEVEL = 60
