@@ -69,7 +69,8 @@ class SearchResult:
     exact: bool = False
     """True when the score is a proven endgame result."""
     wld: bool = False
-    """True when the proven score says only win (+1), draw (0) or loss (-1)."""
+    """True when the score says only win (+1), draw (0) or loss (-1): proven when ``exact`` is
+    set too, else the likely result of a selective proof (``SearchPlan.selective_wld_empties``)."""
     book: bool = False
     """True when the move comes from the opening book (its score is the book's)."""
 
