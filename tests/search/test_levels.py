@@ -30,8 +30,8 @@ def test_levels_prove_win_loss_draw_before_solving() -> None:
     assert (spec.endgame_depth, spec.wld_depth, spec.selective_wld_depth) == (20, 22, 23)
     plan = Engine(level=14, tt_mb=1).plan(None)
     assert (plan.exact_empties, plan.wld_empties, plan.selective_wld_empties) == (20, 22, 23)
-    # Level 17 proves in full at 23; level 12 proves at 22 and nothing selectively.
-    assert (level_spec(17).wld_depth, level_spec(17).selective_wld_depth) == (23, 0)
+    # Level 17 proves in full to 23, selectively to 25; level 12 to 22, nothing selectively.
+    assert (level_spec(17).wld_depth, level_spec(17).selective_wld_depth) == (23, 25)
     assert (level_spec(12).wld_depth, level_spec(12).selective_wld_depth) == (22, 0)
     # Proofs stop at 23 empties: level 18 solves from 23 and proves nothing.
     assert level_spec(18).wld_depth == level_spec(18).endgame_depth == 23

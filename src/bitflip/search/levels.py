@@ -27,9 +27,9 @@ level  depth  endgame    wld     selectivity
 14     14     20         22+     95
 15     15     21         22+     95
 16     16     22         23*     95
-17     20     22         23      91
-18     20     23         --      95
-19     21     24         --      98
+17     20     22         23/25   91
+18     20     23         25*     95
+19     21     24         25*     98
 20     21     26         --      99
 =====  =====  =========  ======  ===========
 
@@ -39,6 +39,11 @@ search moves); ``23*``: the selective proof alone. At the default level it playe
 proof at 23 did (-0.8 +- 0.6 points over 400 games paired by opening against NTest at depth 16)
 for 18% less time a move (0.97x NTest's instead of 1.18x): the full proof took 613 ms a move
 there, a fifth of the level's time in games (``benchmarks/RESULTS-ntest.md``, step 8).
+``23/25``: full proofs to 23, selective ones at 24-25, where NTest at depth 20 spends four
+times bitflip's time (its own selective proofs): level 17 with them scored 46.8% of 200 against
+NTest at depth 20 (-23 Elo [-71, +26]) at 0.82x its time, +2.5 +- 2.1 points over the level
+without them on the same openings. ``25*``: levels 18 and 19 take them too (unmeasured), so
+that no higher level proves less.
 
 Level 17 buys two plies with a bolder ProbCut: against NTest at depth 20 (about 0.3 s a move)
 depth 20 at 91% scored 6.0 +- 4.7 points more than depth 18 at 95% (400 games paired by
@@ -120,8 +125,8 @@ _TABLE = (
     (21, 26, 99),
 )
 
-_SELECTIVE_WLD = {13: 23, 14: 23, 15: 23, 16: 23}
-"""Levels whose proof at 23 empties is selective (see the module's text)."""
+_SELECTIVE_WLD = {13: 23, 14: 23, 15: 23, 16: 23, 17: 25, 18: 25, 19: 25}
+"""Levels that prove selectively up to that many empties (see the module's text)."""
 
 LEVELS: dict[int, LevelSpec] = {
     i + 1: LevelSpec(d, e, s, _SELECTIVE_WLD.get(i + 1, 0)) for i, (d, e, s) in enumerate(_TABLE)
