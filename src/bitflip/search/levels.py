@@ -103,34 +103,30 @@ class LevelSpec:
 
 
 _TABLE = (
-    (1, 2, None),
-    (2, 4, None),
-    (3, 6, None),
-    (4, 8, None),
-    (5, 10, None),
-    (6, 12, 91),
-    (7, 14, 91),
-    (8, 16, 91),
-    (9, 17, 91),
-    (10, 18, 91),
-    (11, 18, 91),
-    (12, 19, 91),
-    (13, 20, 95),
-    (14, 20, 95),
-    (15, 21, 95),
-    (16, 22, 95),
-    (20, 22, 91),
-    (20, 23, 95),
-    (21, 24, 98),
-    (21, 26, 99),
+    # (depth, exact from, ProbCut %, selective proofs to: 0 none)
+    (1, 2, None, 0),
+    (2, 4, None, 0),
+    (3, 6, None, 0),
+    (4, 8, None, 0),
+    (5, 10, None, 0),
+    (6, 12, 91, 0),
+    (7, 14, 91, 0),
+    (8, 16, 91, 0),
+    (9, 17, 91, 0),
+    (10, 18, 91, 0),
+    (11, 18, 91, 0),
+    (12, 19, 91, 0),
+    (13, 20, 95, 23),
+    (14, 20, 95, 23),
+    (15, 21, 95, 23),
+    (16, 22, 95, 23),
+    (20, 22, 91, 25),
+    (20, 23, 95, 25),
+    (21, 24, 98, 25),
+    (21, 26, 99, 0),
 )
 
-_SELECTIVE_WLD = {13: 23, 14: 23, 15: 23, 16: 23, 17: 25, 18: 25, 19: 25}
-"""Levels that prove selectively up to that many empties (see the module's text)."""
-
-LEVELS: dict[int, LevelSpec] = {
-    i + 1: LevelSpec(d, e, s, _SELECTIVE_WLD.get(i + 1, 0)) for i, (d, e, s) in enumerate(_TABLE)
-}
+LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_TABLE)}
 """Level number (1-20) to its settings."""
 
 MIN_LEVEL = 1
