@@ -26,10 +26,13 @@ def test_levels_are_monotone() -> None:
 def test_levels_prove_win_loss_draw_before_solving() -> None:
     from bitflip.engine import Engine
 
+    # The default proves in full to 22 (its own column caps the rule's 23), selectively to 25.
     spec = level_spec(14)
-    assert (spec.endgame_depth, spec.wld_depth, spec.selective_wld_depth) == (20, 22, 23)
+    assert (spec.endgame_depth, spec.wld_depth, spec.selective_wld_depth) == (20, 22, 25)
     plan = Engine(level=14, tt_mb=1).plan(None)
-    assert (plan.exact_empties, plan.wld_empties, plan.selective_wld_empties) == (20, 22, 23)
+    assert (plan.exact_empties, plan.wld_empties, plan.selective_wld_empties) == (20, 22, 25)
+    # Level 13 proves in full to 22 by the rule alone (selective proofs at 23).
+    assert (level_spec(13).wld_depth, level_spec(13).selective_wld_depth) == (22, 23)
     # Level 17 proves in full to 23, selectively to 25; level 12 to 22, nothing selectively.
     assert (level_spec(17).wld_depth, level_spec(17).selective_wld_depth) == (23, 25)
     assert (level_spec(12).wld_depth, level_spec(12).selective_wld_depth) == (22, 0)

@@ -22,8 +22,8 @@ T95 = probcut_t(95)
 # (limit, empties, max_depth, exact_empties, wld, wld_empties, probcut_t, nodes, soft, hard,
 #  selective_wld_empties)
 ROWS = [
-    (None, 40, 14, 20, False, 22, T95, None, None, None, 23),
-    (Limit(level=14), 40, 14, 20, False, 22, T95, None, None, None, 23),
+    (None, 40, 14, 20, False, 22, T95, None, None, None, 25),
+    (Limit(level=14), 40, 14, 20, False, 22, T95, None, None, None, 25),
     (Limit(level=6), 40, 6, 12, False, 15, probcut_t(91), None, None, None, 0),
     (Limit(level=30), 40, 31, 36, False, 36, probcut_t(99), None, None, None, 0),
     (Limit(depth=8), 40, 8, 0, False, 0, 0, None, None, None, 0),

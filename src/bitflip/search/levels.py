@@ -24,9 +24,9 @@ level  depth  endgame    wld     selectivity
 11     11     18         21      91
 12     12     19         22      91
 13     13     20         22+     95
-14     14     20         22+     95
-15     15     21         22+     95
-16     16     22         23*     95
+14     14     20         22/25   95
+15     15     21         22/25   95
+16     16     22         25*     95
 17     20     22         23/25   91
 18     20     23         25*     95
 19     21     24         25*     98
@@ -35,15 +35,19 @@ level  depth  endgame    wld     selectivity
 
 ``22+``: full proofs to 22 empties and a selective one at 23 (``selective_wld_depth``: the
 endgame search's ProbCut passes only; a likely win or draw is the answer, else the midgame
-search moves); ``23*``: the selective proof alone. At the default level it played as the full
-proof at 23 did (-0.8 +- 0.6 points over 400 games paired by opening against NTest at depth 16)
-for 18% less time a move (0.97x NTest's instead of 1.18x): the full proof took 613 ms a move
-there, a fifth of the level's time in games (``benchmarks/RESULTS-ntest.md``, step 8).
-``23/25``: full proofs to 23, selective ones at 24-25, where NTest at depth 20 spends four
-times bitflip's time (its own selective proofs): level 17 with them scored 46.8% of 200 against
-NTest at depth 20 (-23 Elo [-71, +26]) at 0.82x its time, +2.5 +- 2.1 points over the level
-without them on the same openings. ``25*``: levels 18 and 19 take them too (unmeasured), so
-that no higher level proves less.
+search moves). At the default level it played as the full proof at 23 did (-0.8 +- 0.6 points
+over 400 games paired by opening against NTest at depth 16) for 18% less time a move (0.97x
+NTest's instead of 1.18x): the full proof took 613 ms a move there, a fifth of the level's
+time in games (``benchmarks/RESULTS-ntest.md``, step 8). ``22/25``: full proofs to 22
+(``full_wld_depth``), selective ones at 23-25: at the default level +2.1 +- 1.4 points over
+600 games paired by opening against NTest at depth 16 (43.8%, -44 Elo [-72, -16]), at 1.14x
+NTest's time a move instead of 0.95x (step 9). ``23/25``: full proofs to 23, selective ones
+at 24-25, where NTest at depth 20 spends four times bitflip's time (its own selective proofs):
+level 17 with them scored 46.0% of 400 against NTest at depth 20 (-28 Elo [-62, +6]) at 0.89x
+its time, +2.5 +- 2.1 points over the level without them on the first 200 openings, and 68.5%
+of 200 against Zebra at depth 20. ``25*``: the selective proofs alone, past an exact solve from
+22 or 23 empties. Levels 15, 16, 18 and 19 take their neighbours' proofs unmeasured, so that no
+higher level proves less.
 
 Level 17 buys two plies with a bolder ProbCut: against NTest at depth 20 (about 0.3 s a move)
 depth 20 at 91% scored 6.0 +- 4.7 points more than depth 18 at 95% (400 games paired by
@@ -87,15 +91,22 @@ class LevelSpec:
     """Prove win, loss or draw with the endgame search's ProbCut (a likely result, not a proof)
     when at most this many squares are empty and the full proofs do not reach (they then stop
     one empty earlier); 0: no selective proofs."""
+    full_wld_depth: int = 0
+    """The most empties the full proofs reach, where the rule of :attr:`wld_depth` would take
+    them further (0: the rule). Levels 14-16 prove selectively from 23 empties on, where a
+    full proof costs a fifth of their time."""
 
     @property
     def wld_depth(self) -> int:
         """Prove win, loss or draw first when at most this many squares are empty:
-        :data:`WLD_AHEAD` more than the exact solve, up to :data:`WLD_MAX_EMPTIES` and below
-        ``selective_wld_depth`` (equal to ``endgame_depth``: no proofs)."""
+        :data:`WLD_AHEAD` more than the exact solve, up to :data:`WLD_MAX_EMPTIES`, below
+        ``selective_wld_depth`` and at most ``full_wld_depth`` when set (equal to
+        ``endgame_depth``: no proofs)."""
         full = min(self.endgame_depth + WLD_AHEAD, WLD_MAX_EMPTIES)
         if self.selective_wld_depth:
             full = min(full, self.selective_wld_depth - 1)
+        if self.full_wld_depth:
+            full = min(full, self.full_wld_depth)
         return max(self.endgame_depth, full)
 
     def limit(self) -> Limit:
@@ -103,27 +114,27 @@ class LevelSpec:
 
 
 _TABLE = (
-    # (depth, exact from, ProbCut %, selective proofs to: 0 none)
-    (1, 2, None, 0),
-    (2, 4, None, 0),
-    (3, 6, None, 0),
-    (4, 8, None, 0),
-    (5, 10, None, 0),
-    (6, 12, 91, 0),
-    (7, 14, 91, 0),
-    (8, 16, 91, 0),
-    (9, 17, 91, 0),
-    (10, 18, 91, 0),
-    (11, 18, 91, 0),
-    (12, 19, 91, 0),
-    (13, 20, 95, 23),
-    (14, 20, 95, 23),
-    (15, 21, 95, 23),
-    (16, 22, 95, 23),
-    (20, 22, 91, 25),
-    (20, 23, 95, 25),
-    (21, 24, 98, 25),
-    (21, 26, 99, 0),
+    # (depth, exact from, ProbCut %, selective proofs to, full proofs at most to; 0: none, the rule)
+    (1, 2, None, 0, 0),
+    (2, 4, None, 0, 0),
+    (3, 6, None, 0, 0),
+    (4, 8, None, 0, 0),
+    (5, 10, None, 0, 0),
+    (6, 12, 91, 0, 0),
+    (7, 14, 91, 0, 0),
+    (8, 16, 91, 0, 0),
+    (9, 17, 91, 0, 0),
+    (10, 18, 91, 0, 0),
+    (11, 18, 91, 0, 0),
+    (12, 19, 91, 0, 0),
+    (13, 20, 95, 23, 0),
+    (14, 20, 95, 25, 22),
+    (15, 21, 95, 25, 22),
+    (16, 22, 95, 25, 22),
+    (20, 22, 91, 25, 0),
+    (20, 23, 95, 25, 0),
+    (21, 24, 98, 25, 0),
+    (21, 26, 99, 0, 0),
 )
 
 LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_TABLE)}
@@ -133,9 +144,9 @@ MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
 """The level a user gets without asking: answers in well under a second, and in games takes
-about the time NTest takes at depth 16 (0.97x; 42.2% of 400 games against it) and less than
-Zebra at depth 11 (0.82x), against which it scores 65.0% of 200 games
-(``benchmarks/RESULTS-ntest.md``, step 8; 64.0% of 800 in ``benchmarks/RESULTS-search.md``)."""
+about the time NTest takes at depth 16 (1.14x; 43.8% of 600 games against it), and scores
+65.5% of 200 against Zebra at depth 11 at 0.81x its time (``benchmarks/RESULTS-ntest.md``, step
+9; 64.0% of 800 before in ``benchmarks/RESULTS-search.md``)."""
 
 
 MAX_EXTENDED_LEVEL = 60
