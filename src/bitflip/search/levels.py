@@ -39,9 +39,9 @@ search moves). At the default level it played as the full proof at 23 did (-0.8 
 over 400 games paired by opening against NTest at depth 16) for 18% less time a move (0.97x
 NTest's instead of 1.18x): the full proof took 613 ms a move there, a fifth of the level's
 time in games (``benchmarks/RESULTS-ntest.md``, step 8). ``22/25``: full proofs to 22
-(``full_wld_depth``), selective ones at 23-25: at the default level +2.1 +- 1.4 points over
-600 games paired by opening against NTest at depth 16 (43.8%, -44 Elo [-72, -16]), at 1.14x
-NTest's time a move instead of 0.95x (step 9). ``23/25``: full proofs to 23, selective ones
+(``full_wld_depth``), selective ones at 23-25: at the default level +1.9 +- 1.2 points over
+800 games paired by opening against NTest at depth 16 (44.1%, -41 Elo [-65, -17]), at 1.13x
+NTest's time a move, 8% more time than before on the same machine (step 9). ``23/25``: full proofs to 23, selective ones
 at 24-25, where NTest at depth 20 spends four times bitflip's time (its own selective proofs):
 level 17 with them scored 46.0% of 400 against NTest at depth 20 (-28 Elo [-62, +6]) at 0.89x
 its time, +2.5 +- 2.1 points over the level without them on the first 200 openings, and 68.5%
@@ -144,7 +144,7 @@ MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
 """The level a user gets without asking: answers in well under a second, and in games takes
-about the time NTest takes at depth 16 (1.14x; 43.8% of 600 games against it), and scores
+about the time NTest takes at depth 16 (1.13x; 44.1% of 800 games against it), and scores
 65.5% of 200 against Zebra at depth 11 at 0.81x its time (``benchmarks/RESULTS-ntest.md``, step
 9; 64.0% of 800 before in ``benchmarks/RESULTS-search.md``)."""
 
