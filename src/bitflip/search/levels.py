@@ -41,13 +41,13 @@ NTest's instead of 1.18x): the full proof took 613 ms a move there, a fifth of t
 time in games (``benchmarks/RESULTS-ntest.md``, step 8). ``22/25``: full proofs to 22
 (``full_wld_depth``), selective ones at 23-25: at the default level +1.9 +- 1.2 points over
 800 games paired by opening against NTest at depth 16 (44.1%, -41 Elo [-65, -17]), at 1.13x
-NTest's time a move, 8% more time than before on the same machine (step 9). ``23/25``: full proofs to 23, selective ones
-at 24-25, where NTest at depth 20 spends four times bitflip's time (its own selective proofs):
-level 17 with them scored 46.0% of 400 against NTest at depth 20 (-28 Elo [-62, +6]) at 0.89x
-its time, +2.5 +- 2.1 points over the level without them on the first 200 openings, and 68.5%
-of 200 against Zebra at depth 20. ``25*``: the selective proofs alone, past an exact solve from
-22 or 23 empties. Levels 15, 16, 18 and 19 take their neighbours' proofs unmeasured, so that no
-higher level proves less.
+NTest's time a move, 8% more time than before on the same machine (step 9). ``23/25``: full
+proofs to 23, selective ones at 24-25, where NTest at depth 20 spends four times bitflip's time
+(its own selective proofs): level 17 with them scored 46.0% of 400 against NTest at depth 20
+(-28 Elo [-62, +6]) at 0.89x its time, +2.5 +- 2.1 points over the level without them on the
+first 200 openings, and 68.5% of 200 against Zebra at depth 20. ``25*``: the selective proofs
+alone, past an exact solve from 22 or 23 empties. Levels 15, 16, 18 and 19 take their
+neighbours' proofs unmeasured, so that no higher level proves less.
 
 Level 17 buys two plies with a bolder ProbCut: against NTest at depth 20 (about 0.3 s a move)
 depth 20 at 91% scored 6.0 +- 4.7 points more than depth 18 at 95% (400 games paired by
