@@ -399,11 +399,6 @@ def test_score_head_is_optional_and_checked() -> None:
 
 def test_max_minutes_is_a_limit_the_run_keeps_and_resumes_from(tmp_path: Path) -> None:
     """Issue 17: --max-minutes 1 ran 170 s (it only stopped starting iterations)."""
-    # torch imports its compiler lazily, at the first optimizer (over a second on a fresh
-    # machine): a limit that cuts that import leaves torch half imported in this process, and
-    # the resume below then fails inside torch. Import it first, so the cut lands in a step.
-    import torch._dynamo  # noqa: F401
-
     from bitflip.learn.timelimit import TimeLimitReached, time_limit
 
     cfg = replace(tiny(tmp_path), iterations=50)

@@ -217,6 +217,11 @@ def run_loop(
     (every step is kill-safe: shards and nets are written whole or not at all) and
     :class:`TimeLimitReached` is raised; the same call resumes where it stopped.
     """
+    if max_minutes is not None:
+        # torch imports its compiler at the first optimizer (over a second on a fresh machine);
+        # a limit that cut that import would leave torch half imported, and the same call could
+        # not resume. Make one before the clock starts, so the limit always cuts a step.
+        torch.optim.Adam([torch.zeros(1, requires_grad=True)])
     with time_limit(None if max_minutes is None else 60 * max_minutes):
         return _run_loop(cfg, log, iterations)
 
