@@ -20,7 +20,10 @@ them). ``BITFLIP_EVAL`` names the evaluation (a weights file, or a name ``load_e
 default: the shipped one). ``BITFLIP_EARLY=DEPTH,EMPTIES`` searches ``DEPTH`` plies instead in
 positions with at least ``EMPTIES`` empties (where a level's search is cheapest: spending more
 there, as NTest's even times a move do). ``from_env_b()`` reads the same variables ending in
-``_B``, so two plans can play each other.
+``_B``, so two plans can play each other. ``BITFLIP_BANDS=EMPTIES:DEPTH,...`` generalises it:
+a position with at least ``EMPTIES`` empties searches ``DEPTH`` plies, the band with the most
+empties that applies winning (``38:13,26:16``: depth 13 from 38 empties, 16 at 26-37, the
+plan's depth below 26).
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ class PlanPlayer:
         selective_wld: int = 0,
         early: tuple[int, int] | None = None,
         clear_table: bool = False,
+        bands: list[tuple[int, int]] | None = None,
     ) -> None:
         evaluation = load_engine_evaluation(evaluation_name)
         if fits is None:
@@ -74,6 +78,8 @@ class PlanPlayer:
         )
         self.early = early
         self.clear_table = clear_table
+        self.bands = sorted(bands or [], reverse=True)
+        """(min empties, depth), most empties first."""
 
     def new_game(self, state: Any, color: int) -> None:
         if self.clear_table:
@@ -82,8 +88,13 @@ class PlanPlayer:
     def __call__(self, state: Any) -> int:
         p, o = state.bitboards()
         plan = self.plan
-        if self.early is not None and 64 - (p | o).bit_count() >= self.early[1]:
+        empties = 64 - (p | o).bit_count()
+        if self.early is not None and empties >= self.early[1]:
             plan = replace(plan, max_depth=self.early[0])
+        for min_empties, depth in self.bands:
+            if empties >= min_empties:
+                plan = replace(plan, max_depth=depth)
+                break
         result, _ = self.searcher.search(p, o, int(FULL), plan)
         return int(result.move)
 
@@ -124,8 +135,17 @@ def _from_env(suffix: str) -> PlanPlayer:
             ) from None
         early = (early_depth, early_empties)
     clear = os.environ.get("BITFLIP_CLEAR_TABLE" + suffix, "") == "1"
+    bands_text = os.environ.get("BITFLIP_BANDS" + suffix, "")
+    try:
+        bands = [
+            (int(e), int(d)) for e, d in (band.split(":") for band in bands_text.split(",") if band)
+        ]
+    except ValueError:
+        raise SystemExit(
+            f"BITFLIP_BANDS{suffix} must be EMPTIES:DEPTH,..., not {bands_text!r}"
+        ) from None
     player = PlanPlayer(
-        depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, early, clear
+        depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, early, clear, bands
     )
     # Compile the kernels before the first game's clock runs; then start from an empty table.
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
