@@ -20,10 +20,10 @@ them). ``BITFLIP_EVAL`` names the evaluation (a weights file, or a name ``load_e
 default: the shipped one). ``BITFLIP_EARLY=DEPTH,EMPTIES`` searches ``DEPTH`` plies instead in
 positions with at least ``EMPTIES`` empties (where a level's search is cheapest: spending more
 there, as NTest's even times a move do). ``from_env_b()`` reads the same variables ending in
-``_B``, so two plans can play each other. ``BITFLIP_BANDS=EMPTIES:DEPTH,...`` generalises it:
-a position with at least ``EMPTIES`` empties searches ``DEPTH`` plies, the band with the most
-empties that applies winning (``38:13,26:16``: depth 13 from 38 empties, 16 at 26-37, the
-plan's depth below 26).
+``_B``, so two plans can play each other. ``BITFLIP_BANDS=EMPTIES:DEPTH[:SELECTIVITY],...``
+generalises it: a position with at least ``EMPTIES`` empties searches ``DEPTH`` plies (with that
+ProbCut confidence, when given), the band with the most empties that applies winning
+(``38:13,26:16:88``: depth 13 from 38 empties, 16 at 88% at 26-37, the plan below 26).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class PlanPlayer:
         selective_wld: int = 0,
         early: tuple[int, int] | None = None,
         clear_table: bool = False,
-        bands: list[tuple[int, int]] | None = None,
+        bands: list[tuple[int, ...]] | None = None,
     ) -> None:
         evaluation = load_engine_evaluation(evaluation_name)
         if fits is None:
@@ -79,7 +79,7 @@ class PlanPlayer:
         self.early = early
         self.clear_table = clear_table
         self.bands = sorted(bands or [], reverse=True)
-        """(min empties, depth), most empties first."""
+        """(min empties, depth[, ProbCut confidence]), most empties first."""
 
     def new_game(self, state: Any, color: int) -> None:
         if self.clear_table:
@@ -91,9 +91,11 @@ class PlanPlayer:
         empties = 64 - (p | o).bit_count()
         if self.early is not None and empties >= self.early[1]:
             plan = replace(plan, max_depth=self.early[0])
-        for min_empties, depth in self.bands:
+        for min_empties, depth, *selectivity in self.bands:
             if empties >= min_empties:
                 plan = replace(plan, max_depth=depth)
+                if selectivity:
+                    plan = replace(plan, probcut_t=probcut_t(selectivity[0] or None))
                 break
         result, _ = self.searcher.search(p, o, int(FULL), plan)
         return int(result.move)
@@ -137,12 +139,12 @@ def _from_env(suffix: str) -> PlanPlayer:
     clear = os.environ.get("BITFLIP_CLEAR_TABLE" + suffix, "") == "1"
     bands_text = os.environ.get("BITFLIP_BANDS" + suffix, "")
     try:
-        bands = [
-            (int(e), int(d)) for e, d in (band.split(":") for band in bands_text.split(",") if band)
-        ]
+        bands = [tuple(int(x) for x in band.split(":")) for band in bands_text.split(",") if band]
+        if any(len(band) not in (2, 3) for band in bands):
+            raise ValueError
     except ValueError:
         raise SystemExit(
-            f"BITFLIP_BANDS{suffix} must be EMPTIES:DEPTH,..., not {bands_text!r}"
+            f"BITFLIP_BANDS{suffix} must be EMPTIES:DEPTH[:SELECTIVITY],..., not {bands_text!r}"
         ) from None
     player = PlanPlayer(
         depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, early, clear, bands
