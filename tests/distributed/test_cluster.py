@@ -37,10 +37,9 @@ def test_cluster_scenarios_in_a_child_process(tmp_path: Path) -> None:
     cases = ET.parse(report).getroot().iter("testcase")
     outcomes: dict[str, list[str]] = {"failed": [], "skipped": [], "passed": []}
     for case in cases:
-        bad = case.find("failure") if case.find("failure") is not None else case.find("error")
         skip = case.find("skipped")
         name = case.get("name", "?")
-        if bad is not None:
+        if case.find("failure") is not None or case.find("error") is not None:
             outcomes["failed"].append(name)
         elif skip is not None:
             outcomes["skipped"].append(f"{name}: {skip.get('message', '')}")
