@@ -21,9 +21,10 @@ default: the shipped one). ``BITFLIP_EARLY=DEPTH,EMPTIES`` searches ``DEPTH`` pl
 positions with at least ``EMPTIES`` empties (where a level's search is cheapest: spending more
 there, as NTest's even times a move do). ``from_env_b()`` reads the same variables ending in
 ``_B``, so two plans can play each other. ``BITFLIP_BANDS=EMPTIES:DEPTH[:SELECTIVITY],...``
-generalises it: a position with at least ``EMPTIES`` empties searches ``DEPTH`` plies (with that
-ProbCut confidence, when given), the band with the most empties that applies winning
-(``38:13,26:16:88``: depth 13 from 38 empties, 16 at 88% at 26-37, the plan below 26).
+generalises it (``BITFLIP_EARLY=D,E`` is the band ``E:D``): a position with at least
+``EMPTIES`` empties searches ``DEPTH`` plies (with that ProbCut confidence, when given), the
+band with the most empties that applies winning (``38:13,26:16:88``: depth 13 from 38 empties,
+16 at 88% at 26-37, the plan below 26).
 """
 
 from __future__ import annotations
@@ -56,7 +57,6 @@ class PlanPlayer:
         fits: Path | None = None,
         evaluation_name: str = "default",
         selective_wld: int = 0,
-        early: tuple[int, int] | None = None,
         clear_table: bool = False,
         bands: list[tuple[int, ...]] | None = None,
     ) -> None:
@@ -76,7 +76,6 @@ class PlanPlayer:
             probcut_mode=mode,
             selective_wld_empties=selective_wld,
         )
-        self.early = early
         self.clear_table = clear_table
         self.bands = sorted(bands or [], reverse=True)
         """(min empties, depth[, ProbCut confidence]), most empties first."""
@@ -89,8 +88,6 @@ class PlanPlayer:
         p, o = state.bitboards()
         plan = self.plan
         empties = 64 - (p | o).bit_count()
-        if self.early is not None and empties >= self.early[1]:
-            plan = replace(plan, max_depth=self.early[0])
         for min_empties, depth, *selectivity in self.bands:
             if empties >= min_empties:
                 plan = replace(plan, max_depth=depth)
@@ -127,7 +124,7 @@ def _from_env(suffix: str) -> PlanPlayer:
     evaluation = os.environ.get("BITFLIP_EVAL" + suffix, "default")
     fits_path = Path(fits) if fits else None
     early_text = os.environ.get("BITFLIP_EARLY" + suffix, "")
-    early = None
+    early: list[tuple[int, ...]] = []
     if early_text:
         try:
             early_depth, early_empties = (int(x) for x in early_text.split(","))
@@ -135,7 +132,7 @@ def _from_env(suffix: str) -> PlanPlayer:
             raise SystemExit(
                 f"BITFLIP_EARLY{suffix} must be DEPTH,EMPTIES, not {early_text!r}"
             ) from None
-        early = (early_depth, early_empties)
+        early = [(early_empties, early_depth)]  # a band of its own
     clear = os.environ.get("BITFLIP_CLEAR_TABLE" + suffix, "") == "1"
     bands_text = os.environ.get("BITFLIP_BANDS" + suffix, "")
     try:
@@ -147,7 +144,7 @@ def _from_env(suffix: str) -> PlanPlayer:
             f"BITFLIP_BANDS{suffix} must be EMPTIES:DEPTH[:SELECTIVITY],..., not {bands_text!r}"
         ) from None
     player = PlanPlayer(
-        depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, early, clear, bands
+        depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, clear, early + bands
     )
     # Compile the kernels before the first game's clock runs; then start from an empty table.
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
