@@ -24,7 +24,10 @@ there, as NTest's even times a move do). ``from_env_b()`` reads the same variabl
 generalises it (``BITFLIP_EARLY=D,E`` is the band ``E:D``): a position with at least
 ``EMPTIES`` empties searches ``DEPTH`` plies (with that ProbCut confidence, when given), the
 band with the most empties that applies winning (``38:13,26:16:88``: depth 13 from 38 empties,
-16 at 88% at 26-37, the plan below 26).
+16 at 88% at 26-37, the plan below 26). ``BITFLIP_SOFT_MS=MS`` stops the midgame's iterative
+deepening before an iteration predicted to end after ``MS`` milliseconds (``SearchPlan.soft_time``;
+the plan's depth is then a cap), so the time a move decides the depth instead of the depth the
+time.
 """
 
 from __future__ import annotations
@@ -146,6 +149,15 @@ def _from_env(suffix: str) -> PlanPlayer:
     player = PlanPlayer(
         depth, exact, wld, sel, mode, fits_path, evaluation, selective_wld, clear, early + bands
     )
+    soft_ms = os.environ.get("BITFLIP_SOFT_MS" + suffix, "")
+    if soft_ms:
+        try:
+            soft = float(soft_ms) / 1000
+        except ValueError:
+            raise SystemExit(
+                f"BITFLIP_SOFT_MS{suffix} must be milliseconds, not {soft_ms!r}"
+            ) from None
+        player.plan = replace(player.plan, soft_time=soft)
     # Compile the kernels before the first game's clock runs; then start from an empty table.
     player.searcher.search(0x0000000810000000, 0x0000001008000000, int(FULL), player.plan)
     player.searcher.clear()
