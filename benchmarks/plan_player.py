@@ -153,9 +153,11 @@ def _from_env(suffix: str) -> PlanPlayer:
     if soft_ms:
         try:
             soft = float(soft_ms) / 1000
+            if not soft > 0:  # also refuses nan
+                raise ValueError
         except ValueError:
             raise SystemExit(
-                f"BITFLIP_SOFT_MS{suffix} must be milliseconds, not {soft_ms!r}"
+                f"BITFLIP_SOFT_MS{suffix} must be milliseconds above 0, not {soft_ms!r}"
             ) from None
         player.plan = replace(player.plan, soft_time=soft)
     # Compile the kernels before the first game's clock runs; then start from an empty table.
