@@ -11,8 +11,9 @@ moves before ``--solve-from`` need ``az6_vs_exact.py``'s window searches to be p
         --sims 400 --solve-from 20 --csv perfect.csv
 
 ``--checkpoints`` checks every candidate a run trained (``checkpoints/``) instead, accepted or
-not; ``--every K`` only every K-th net (and the last). Prints one line per net (its training minutes from ``RUN/timing``, the score, the
-moves that lost the exact value as ``empties:square:value-kept/best``) and writes the CSV.
+not; ``--every K`` only every K-th net (and the last). Prints one line per net (its training
+minutes from ``RUN/timing``, the score, the moves that lost the exact value as
+``empties:square:value-kept/best``) and writes the CSV.
 """
 
 from __future__ import annotations

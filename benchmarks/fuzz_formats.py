@@ -22,11 +22,11 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "formats"))
 
-from test_fuzz import SAMPLES, _mutate  # noqa: E402
+from test_fuzz import SAMPLES, _mutate
 
-from bitflip.formats import obf  # noqa: E402
-from bitflip.formats.errors import FormatError  # noqa: E402
-from bitflip.formats.io import read_games  # noqa: E402
+from bitflip.formats import obf
+from bitflip.formats.errors import FormatError
+from bitflip.formats.io import read_games
 
 
 def outcome(suffix: str, data: bytes, folder: Path) -> str:

@@ -43,7 +43,8 @@ def main() -> None:
     import torch
 
     torch.set_num_threads(1)
-    lines = [s.strip() for s in open(args.xot) if s.strip()]
+    with open(args.xot) as f:
+        lines = [s.strip() for s in f if s.strip()]
     rng = np.random.default_rng(args.seed)
     openings = [lines[i] for i in rng.choice(len(lines), args.openings, replace=False)]
     net = make_agent(args.agent, seed=args.seed)

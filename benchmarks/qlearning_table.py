@@ -41,8 +41,8 @@ def main() -> None:
         ]  # fmt: skip
         for tname, line, (w, d, lost) in rows:
             used = tables[tname].used if tname in tables else "-"
-            print(f"| {size}x{size} | {episodes} | {tname} | {used} | {line} | {w} | {d} | {lost} |",
-                  flush=True)  # fmt: skip
+            cells = f"{size}x{size} | {episodes} | {tname} | {used} | {line} | {w} | {d} | {lost}"
+            print(f"| {cells} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -41,8 +41,9 @@ def main() -> None:
         tn += r.nodes
         tc += cpu
         empties = bin(board.empty).count("1")
+        depth = f"{timed.depth}{' (exact)' if timed.exact else ''}"
         print(f"| {i} | {empties} | {r.nodes} | {r.time:.2f} | {cpu:.2f} | "
-              f"{r.nodes / cpu / 1e6:.2f} | {timed.depth}{' (exact)' if timed.exact else ''} |")  # fmt: skip
+              f"{r.nodes / cpu / 1e6:.2f} | {depth} |")  # fmt: skip
     print(f"| all | | {int(tn)} | | {tc:.2f} | {tn / tc / 1e6:.2f} | |")
 
 

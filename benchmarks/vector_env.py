@@ -24,8 +24,9 @@ def main() -> None:
     for i in range(args.steps):
         env.step(random_actions(env.legal, i))
     dt = time.perf_counter() - t0
+    rate = args.boards * args.steps / dt
     print(f"{args.boards} boards x {args.steps} steps, {args.size}x{args.size}: "
-          f"{args.boards * args.steps / dt:,.0f} board-steps/s (random action choice included)")  # fmt: skip
+          f"{rate:,.0f} board-steps/s (random action choice included)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ from bitflip.core.bitboard import FULL, U1, flips, legal_moves, lowest_square, p
 from bitflip.eval.patterns import LAYOUT, ORIENT_LEN, orientation_indices, phase_map
 
 z = np.load("/work/runs/patterns-f1/samples-1c32dc84f51c.npz")
-P, O, G, held = z["p"], z["o"], z["game"], z["held"]
+P, OPP, G, held = z["p"], z["o"], z["game"], z["held"]
 train = ~held[G]
 phases = phase_map(15)
 
@@ -62,11 +62,12 @@ def rare_share(p, o, phases, counts, k):
 
 counts = np.zeros((15, LAYOUT.raw_stride), np.int64)
 t = time.time()
-count_entries(P[train], O[train], phases, counts)
+count_entries(P[train], OPP[train], phases, counts)
 print("counted", time.time() - t)
 rng = np.random.default_rng(1)
-hp, ho = P[held[G]], O[held[G]]
-e = 64 - np.array([bin(int(a | b)).count("1") for a, b in zip(hp[:200000], ho[:200000])])
+hp, ho = P[held[G]], OPP[held[G]]
+first = zip(hp[:200000], ho[:200000], strict=True)
+e = 64 - np.array([bin(int(a | b)).count("1") for a, b in first])
 sel = np.flatnonzero((e >= 20) & (e <= 50))[:20000]
 gp, go = hp[sel], ho[sel]
 # leaves of full-width depth-4 trees from held-out game positions (all leaves, sampled 1 in 37)
@@ -77,6 +78,7 @@ for i in rng.permutation(len(gp))[:3000]:
     leaves(gp[i], go[i], 4, out, n, 37, st)
 lp, lo = out[: n[0], 0].copy(), out[: n[0], 1].copy()
 for k in (1, 5, 20):
-    print(
-        f"k={k}: held-out game positions: lookups {rare_share(gp, go, phases, counts, k)}; depth-4 leaves ({n[0]}): {rare_share(lp, lo, phases, counts, k)}"
-    )
+    games_share = rare_share(gp, go, phases, counts, k)
+    leaves_share = rare_share(lp, lo, phases, counts, k)
+    print(f"k={k}: held-out game positions: lookups {games_share}; depth-4 leaves ({n[0]}): "
+          f"{leaves_share}")  # fmt: skip

@@ -7,14 +7,14 @@ import numpy as np
 from bitflip.learn.eval_labels import _random_step, label_chunk
 
 z = np.load("/work/runs/patterns-f1/samples-1c32dc84f51c.npz")
-P, O = z["p"], z["o"]
+P, OPP = z["p"], z["o"]
 rng = np.random.default_rng(2)
 idx = rng.choice(len(P), 400, replace=False)
-p, o = P[idx].copy(), O[idx].copy()
+p, o = P[idx].copy(), OPP[idx].copy()
 for i in range(len(p)):
     for _ in range(rng.integers(1, 7)):
         p[i], o[i] = _random_step(p[i], o[i], rng)
-e = 64 - np.array([bin(int(a | b)).count("1") for a, b in zip(p, o)])
+e = 64 - np.array([bin(int(a | b)).count("1") for a, b in zip(p, o, strict=True)])
 keep = (e >= 12) & (e <= 56)
 p, o = p[keep], o[keep]
 label_chunk(p[:5], o[:5], 6)
