@@ -1,7 +1,7 @@
 """Iterative deepening over the kernels: aspiration windows, limits, exact solving, PVs.
 
 :class:`Searcher` owns the transposition tables and buffers of one searching thread. It runs
-the midgame kernel one depth at a time (each iteration's scores order the next), switches to
+the midgame kernel two plies at a time (each iteration's scores order the next), switches to
 the exact endgame solver when the remaining empties allow it, reports each finished
 iteration through ``on_info`` and stops on a depth, node or time limit, or on :meth:`stop`
 from another thread. Limits on time work with a timer thread that sets the kernels' shared
@@ -43,6 +43,14 @@ from bitflip.search.tt import TranspositionTable
 
 ASPIRATION = 2 * EVAL_SCALE
 """Half-width of the first aspiration window around the previous iteration's score."""
+
+DEPTH_STEP = 2
+"""Iterative deepening goes two plies at a time, ending on the plan's depth. Othello scores
+swing between odd and even depths (the side that moved last looks better), so an odd
+iteration orders the next one, and centres its aspiration window, worse than the even one
+before it, and costs about as much as the deeper iteration saves. Depth 14 at 95% ProbCut on 60
+WTHOR midgame positions: 0.65x the time and 0.67x the nodes of one ply at a time
+(``benchmarks/time_to_depth.py``; ``benchmarks/RESULTS-ntest.md``, step 13)."""
 
 
 SELECTIVE_SOLVE_EMPTIES = 20
@@ -282,9 +290,10 @@ class Searcher:
             proof = self._wld_iteration(req, moves, _proof_rank(plan, n_empties))
             if proof is not None:
                 return proof
-        depth = 0
+        # The first iteration is 1 or 2 plies, so that the last lands on max_depth.
+        depth = (plan.max_depth - 1) % DEPTH_STEP + 1 - DEPTH_STEP
         while not exact_now:
-            depth += 1
+            depth += DEPTH_STEP
             if depth > plan.max_depth:
                 break
             if depth >= n_empties:
