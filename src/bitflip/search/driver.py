@@ -49,7 +49,7 @@ DEPTH_STEP = 2
 swing between odd and even depths (the side that moved last looks better), so an odd
 iteration orders the next one, and centres its aspiration window, worse than the even one
 before it, and costs about as much as the deeper iteration saves. Depth 14 at 95% ProbCut on 60
-WTHOR midgame positions: 0.65x the time and 0.67x the nodes of one ply at a time
+WTHOR midgame positions: 0.65x the time and 0.66x the nodes of one ply at a time
 (``benchmarks/time_to_depth.py``; ``benchmarks/RESULTS-ntest.md``, step 13)."""
 
 
