@@ -290,8 +290,8 @@ class Searcher:
             proof = self._wld_iteration(req, moves, _proof_rank(plan, n_empties))
             if proof is not None:
                 return proof
-        # The first iteration is 1 or 2 plies, so that the last lands on max_depth.
-        depth = (plan.max_depth - 1) % DEPTH_STEP + 1 - DEPTH_STEP
+        first = plan.max_depth % DEPTH_STEP or DEPTH_STEP  # so that the last lands on max_depth
+        depth = first - DEPTH_STEP
         while not exact_now:
             depth += DEPTH_STEP
             if depth > plan.max_depth:
