@@ -25,7 +25,7 @@ def test_go_returns_a_legal_move_and_reports(engine: Engine) -> None:
     infos: list[SearchInfo] = []
     r = engine.go(Limit(depth=4), on_info=infos.append)
     assert r.move in Board().legal_moves
-    assert r.depth == 4 and [i.depth for i in infos] == [2, 4]  # two plies at a time
+    assert r.depth == 4 and [i.depth for i in infos] == [1, 2, 3, 4]
     assert r.nodes > 0 and r.pv[0] == r.move
 
 

@@ -110,7 +110,7 @@ def test_iterations_report_and_deepen(searchers: tuple[Searcher, Searcher]) -> N
     b = Board()
     p, o = b.side_bitboards()
     r, scores = s.search(p, o, b.geometry.mask, SearchPlan(max_depth=6), infos.append)
-    assert [i.depth for i in infos] == [2, 4, 6]  # two plies at a time (DEPTH_STEP)
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5, 6]
     assert r.depth == 6 and r.move in b.legal_moves and r.pv[0] == r.move
     assert infos[-1].nodes <= r.nodes
     assert {m.move for m in scores} <= set(b.legal_moves)

@@ -134,7 +134,7 @@ def test_iterations_are_reported_in_order_and_scores_are_in_discs(searcher: Sear
     p, o = b.side_bitboards()
     searcher.clear()
     r, scores = searcher.search(p, o, b.geometry.mask, SearchPlan(max_depth=5), infos.append)
-    assert [i.depth for i in infos] == [1, 3, 5]  # two plies at a time, ending on 5
+    assert [i.depth for i in infos] == [1, 2, 3, 4, 5]
     assert r.depth == 5 and r.score == infos[-1].score and not r.exact
     assert r.pv[0] == r.move and scores[0].move == r.move
     # The score is the kernel's value in discs: searching the child a ply less agrees.

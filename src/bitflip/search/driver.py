@@ -1,7 +1,7 @@
 """Iterative deepening over the kernels: aspiration windows, limits, exact solving, PVs.
 
 :class:`Searcher` owns the transposition tables and buffers of one searching thread. It runs
-the midgame kernel two plies at a time (each iteration's scores order the next), switches to
+the midgame kernel one depth at a time (each iteration's scores order the next), switches to
 the exact endgame solver when the remaining empties allow it, reports each finished
 iteration through ``on_info`` and stops on a depth, node or time limit, or on :meth:`stop`
 from another thread. Limits on time work with a timer thread that sets the kernels' shared
@@ -44,13 +44,13 @@ from bitflip.search.tt import TranspositionTable
 ASPIRATION = 2 * EVAL_SCALE
 """Half-width of the first aspiration window around the previous iteration's score."""
 
-DEPTH_STEP = 2
-"""Iterative deepening goes two plies at a time, ending on the plan's depth. Othello scores
-swing between odd and even depths (the side that moved last looks better), so an odd
-iteration orders the next one, and centres its aspiration window, worse than the even one
-before it, and costs about as much as the deeper iteration saves. Depth 14 at 95% ProbCut on 60
-WTHOR midgame positions: 0.65x the time and 0.66x the nodes of one ply at a time
-(``benchmarks/time_to_depth.py``; ``benchmarks/RESULTS-ntest.md``, step 13)."""
+DEPTH_STEP = 1
+"""Plies added by each iteration of iterative deepening (the last lands on the plan's depth).
+Two plies at a time reaches the same depth in 0.66-0.69x the nodes (depths 12-18, 90 WTHOR
+midgame positions) but plays worse where ProbCut is bold: level 17 scored -13.0 +- 10.0 points
+against NTest at depth 20 paired with one ply at a time (100 games), level 14 -2.1 +- 3.7 (400
+games; presumably the odd iterations' table entries steer ProbCut in the last one)
+(``benchmarks/RESULTS-ntest.md``, step 13). So one ply at a time."""
 
 
 SELECTIVE_SOLVE_EMPTIES = 20

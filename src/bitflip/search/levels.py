@@ -144,11 +144,9 @@ MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
 """The level a user gets without asking: answers in well under a second, and in games takes
-less time than NTest at depth 16 (0.93x; 40.8% of 400 games against it, -2.1 +- 3.7 points
-paired against deepening one ply at a time, which took 1.12-1.15x: 44.1% of 800 in step 9), and
-scores 65.0% of 200 against Zebra at depth 11 at 0.68x its time
-(``benchmarks/RESULTS-ntest.md``, steps 9 and 13; 64.0% of 800 before in
-``benchmarks/RESULTS-search.md``)."""
+about the time NTest takes at depth 16 (1.13x; 44.1% of 800 games against it), and scores
+65.5% of 200 against Zebra at depth 11 at 0.81x its time (``benchmarks/RESULTS-ntest.md``, step
+9; 64.0% of 800 before in ``benchmarks/RESULTS-search.md``)."""
 
 
 MAX_EXTENDED_LEVEL = 60
