@@ -44,14 +44,6 @@ from bitflip.search.tt import TranspositionTable
 ASPIRATION = 2 * EVAL_SCALE
 """Half-width of the first aspiration window around the previous iteration's score."""
 
-DEPTH_STEP = 1
-"""Plies added by each iteration of iterative deepening (the last lands on the plan's depth).
-Two plies at a time reaches the same depth in 0.66-0.69x the nodes (depths 12-18, 90 WTHOR
-midgame positions) but plays worse where ProbCut is bold: level 17 scored -13.0 +- 10.0 points
-against NTest at depth 20 paired with one ply at a time (100 games), level 14 -2.1 +- 3.7 (400
-games; presumably the odd iterations' table entries steer ProbCut in the last one)
-(``benchmarks/RESULTS-ntest.md``, step 13). So one ply at a time."""
-
 
 SELECTIVE_SOLVE_EMPTIES = 20
 """From this many empties an exact solve is preceded by selective (ProbCut) passes."""
@@ -290,10 +282,12 @@ class Searcher:
             proof = self._wld_iteration(req, moves, _proof_rank(plan, n_empties))
             if proof is not None:
                 return proof
-        first = plan.max_depth % DEPTH_STEP or DEPTH_STEP  # so that the last lands on max_depth
-        depth = first - DEPTH_STEP
+        # One ply at a time: two plies reach the depth in 0.66-0.69x the nodes but play worse
+        # where ProbCut is bold (level 17: -13.0 +- 10.0 points paired against NTest; the odd
+        # iterations' table entries presumably steer the last one; RESULTS-ntest.md, step 13).
+        depth = 0
         while not exact_now:
-            depth += DEPTH_STEP
+            depth += 1
             if depth > plan.max_depth:
                 break
             if depth >= n_empties:
