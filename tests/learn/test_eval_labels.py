@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from bitflip.cli.main import main
+from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL, legal_moves
 from bitflip.core.board import Board
 from bitflip.learn.eval_labels import LabelConfig, label_chunk, load_labels
@@ -52,6 +53,7 @@ def test_config_is_checked(tmp_path: Path) -> None:
         "[labels]\nperturb = 2.0\n": "perturb",
         "[labels]\nlevle = 3\n": "levle",
         '[labels]\npositions = "many"\n': "positions must be int, not 'many'",
+        '[labels]\nwalk = "greedy"\n': "walk must be random or search",
     }
     assert_refused(LabelConfig.from_toml, tmp_path, refused)
 
@@ -129,6 +131,34 @@ def test_positions_moved_several_random_moves_off_the_game_line(shared_data: Pat
     assert all(pos in reached for pos in zip(q.tolist(), r.tolist(), strict=True))
     with pytest.raises(ValueError, match="random_moves"):
         replace(cfg, random_moves=0).check()
+
+
+def test_search_walk_lines_have_one_side_play_its_best_move(shared_data: Path) -> None:
+    from bitflip.core.bitboard import play
+    from bitflip.core.board import Board
+    from bitflip.eval.evaluator import evaluate, load_evaluation
+    from bitflip.learn.eval_labels import _best_child, draw_positions
+
+    ev = load_evaluation("default")
+    p, o = (np.uint64(x) for x in Board().side_bitboards())
+    p, o = (np.uint64(x) for x in play(p, o, 37))  # f5; the best child is the worst for its mover
+    legal = int(legal_moves(p, o, FULL))
+    children = [tuple(np.uint64(x) for x in play(p, o, sq)) for sq in range(64) if legal >> sq & 1]
+    worst = min(children, key=lambda c: evaluate(c[0], c[1], FULL, ev.kind, ev.weights))
+    assert tuple(_best_child(p, o, FULL, ev.kind, ev.weights)) == worst
+    cfg = LabelConfig(
+        wthor=str(shared_data / "wthor" / "WTH_2001.wtb"), positions=100, min_empties=20,
+        max_empties=40, perturb=1.0, random_moves=8, walk="search",
+    )  # fmt: skip
+    q, r, _ = draw_positions(cfg)
+    e = empties_many(q, r, FULL)
+    assert len(q) == 100 and e.min() >= 20 and e.max() <= 40
+    assert all(legal_moves(a, b, FULL) for a, b in zip(q, r, strict=True))
+    # Other lines than the random walk's from the same draw, and another key.
+    from dataclasses import replace
+
+    a, _, _ = draw_positions(replace(cfg, walk="random"))
+    assert (a != q).sum() > 50 and replace(cfg, walk="random").key() != cfg.key()
 
 
 def _fit_config(wtb: str) -> PatternsFitConfig:

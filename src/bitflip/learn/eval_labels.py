@@ -9,7 +9,9 @@ end. This module makes such labels:
   ``[min_empties, max_empties]``; a share ``perturb`` of them is moved 1 to ``random_moves``
   random legal moves off the game line: the positions a full-width search meets below a game
   position, which humans avoid (NTest fits on positions sampled from its own search trees; a
-  fit on game positions alone leaves the table entries those positions read untrained);
+  fit on game positions alone leaves the table entries those positions read untrained); with
+  ``walk = "search"`` one side of such a line plays its best move by the static evaluation and
+  the other random moves, the lines a search tree is made of;
 * each gets the score of the engine's search at ``level`` (its midgame depth, and exact from
   the level's endgame depth, so late positions get perfect-play scores), from the side to
   move's view, in discs.
@@ -39,6 +41,8 @@ from bitflip._atomic import atomic_path, is_temporary
 from bitflip._npz import read_npz
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcount
+from bitflip.core.jit import kernel
+from bitflip.eval.evaluator import evaluate
 from bitflip.jobs import BACKENDS, Backend, run_tasks
 from bitflip.learn.datasets import GameSource, positions_from_games
 from bitflip.learn.patterns_config import PatternsFitConfig
@@ -47,6 +51,7 @@ from bitflip.tomlconfig import read_table
 LABEL_FILES = "labels-*.npz"
 _NOT_IN_KEY = ("workers", "out", "backend", "ray_address")
 """Settings of where the labels are made, not of what they are."""
+WALKS = ("random", "search")
 
 
 @dataclass(frozen=True)
@@ -69,6 +74,11 @@ class LabelConfig:
     random_moves: int = 1
     """A moved position is moved by 1 to this many random moves (uniformly); the empties
     range applies to where it lands (a move that would end the game is not made)."""
+    walk: str = "random"
+    """How a moved position leaves its line: 'random' (both sides play random legal moves) or
+    'search' (one side, drawn at random, plays its best move by the static evaluation, the
+    other random legal moves: the lines of an alpha-beta tree, whose cut nodes play their
+    first-ordered move and whose all nodes play every move)."""
     level: int = 8
     """Engine level of the labelling searches (depth, exact endgame depth, ProbCut)."""
     chunk: int = 2000
@@ -93,6 +103,8 @@ class LabelConfig:
             raise ValueError("need 0 <= min_empties <= max_empties <= 59")
         if not 0.0 <= self.perturb <= 1.0:
             raise ValueError(f"perturb must be in [0, 1], not {self.perturb}")
+        if self.walk not in WALKS:
+            raise ValueError(f"walk must be random or search, not {self.walk!r}")
         if self.backend not in BACKENDS:
             raise ValueError(f"backend must be local or ray, not {self.backend!r}")
         for name in ("positions", "chunk", "workers", "level", "random_moves"):
@@ -104,6 +116,8 @@ class LabelConfig:
         The WTHOR data counts by its folder's or file's name, not where it sits, so that labels
         made on one machine resume on another (``datasets/eval-labels``)."""
         d = {k: v for k, v in asdict(self).items() if k not in _NOT_IN_KEY}
+        if d["walk"] == "random":
+            del d["walk"]  # the key of the labels made before there was a choice
         d["wthor"] = Path(self.wthor).name
         return hashlib.sha256(json.dumps(d, sort_keys=True).encode()).hexdigest()[:12]
 
@@ -133,9 +147,23 @@ def draw_positions(cfg: LabelConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray
             picked.append(rng.choice(rows, min(per, len(rows)), replace=False))
     idx = rng.permutation(np.concatenate(picked))[: cfg.positions]
     p, o = batch.player[idx].copy(), batch.opponent[idx].copy()
-    for i in range(len(idx)):
-        for _ in range(int(steps[idx[i]])):
-            p[i], o[i] = _random_step(p[i], o[i], rng)
+    if cfg.walk == "search":
+        from bitflip.eval.evaluator import load_evaluation
+
+        ev = load_evaluation("default")
+        # The static evaluation's best move stands for a cut node's first-ordered move.
+        for i in range(len(idx)):
+            first = int(rng.integers(2))
+            for step in range(int(steps[idx[i]])):
+                if (step + first) % 2:
+                    q, r = _best_child(p[i], o[i], FULL, ev.kind, ev.weights)
+                    p[i], o[i] = q, r
+                else:
+                    p[i], o[i] = _random_step(p[i], o[i], rng)
+    else:
+        for i in range(len(idx)):
+            for _ in range(int(steps[idx[i]])):
+                p[i], o[i] = _random_step(p[i], o[i], rng)
     return p, o, batch.game[idx].astype(np.int32)
 
 
@@ -149,6 +177,26 @@ def _random_step(p: np.uint64, o: np.uint64, rng: np.random.Generator) -> tuple[
     if legal_moves(q, r, FULL) == 0:
         return int(p), int(o)
     return int(q), int(r)
+
+
+@kernel()
+def _best_child(
+    p: np.uint64, o: np.uint64, mask: np.uint64, kind: int, weights: np.ndarray
+) -> tuple[np.uint64, np.uint64]:
+    # The child (side to move's view) of the move the static evaluation likes best; a
+    # position whose best child must pass or ends stays as it is, as in _random_step.
+    moves = legal_moves(p, o, mask)
+    best, bq, br = 1 << 30, p, o
+    while moves:
+        sq = lowest_square(moves)
+        moves &= moves - np.uint64(1)
+        q, r = play(p, o, sq)
+        v = evaluate(q, r, mask, kind, weights)
+        if v < best:
+            best, bq, br = v, q, r
+    if legal_moves(bq, br, mask) == 0:
+        return p, o
+    return bq, br
 
 
 def label_chunk(p: np.ndarray, o: np.ndarray, level: int) -> np.ndarray:
