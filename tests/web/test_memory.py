@@ -84,7 +84,13 @@ def test_a_game_dropped_from_memory_frees_its_engine(
 
     monkeypatch.setattr(manager_module, "MAX_LIVE", 2)
     first = new(manager, human="black")
-    until(lambda: first.pondering())
+    # The game is flagged pondering before its task starts the engine's ponder under the game's
+    # agent lock, and a game holding that lock is busy, which eviction skips: wait for the ponder.
+    until(
+        lambda: first.pondering()
+        and any(e.pondering for e in fake_engine.Engine.instances)
+        and not first.busy()
+    )
     refs = _engine_refs()
     new(manager, human="both", moves="f5")
     new(manager, human="both", moves="f5")  # the first game leaves memory
