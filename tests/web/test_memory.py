@@ -87,9 +87,11 @@ def test_a_game_dropped_from_memory_frees_its_engine(
     # The game is flagged pondering before its task starts the engine's ponder under the game's
     # agent lock, and a game holding that lock is busy, which eviction skips: wait for the ponder.
     until(
-        lambda: first.pondering()
-        and any(e.pondering for e in fake_engine.Engine.instances)
-        and not first.busy()
+        lambda: (
+            first.pondering()
+            and any(e.pondering for e in fake_engine.Engine.instances)
+            and not first.busy()
+        )
     )
     refs = _engine_refs()
     new(manager, human="both", moves="f5")
