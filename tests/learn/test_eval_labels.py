@@ -134,8 +134,9 @@ def test_positions_moved_several_random_moves_off_the_game_line(shared_data: Pat
 
 
 def test_search_walk_lines_have_one_side_play_its_best_move(shared_data: Path) -> None:
+    from dataclasses import replace
+
     from bitflip.core.bitboard import play
-    from bitflip.core.board import Board
     from bitflip.eval.evaluator import evaluate, load_evaluation
     from bitflip.learn.eval_labels import _best_child, draw_positions
 
@@ -155,8 +156,6 @@ def test_search_walk_lines_have_one_side_play_its_best_move(shared_data: Path) -
     assert len(q) == 100 and e.min() >= 20 and e.max() <= 40
     assert all(legal_moves(a, b, FULL) for a, b in zip(q, r, strict=True))
     # Other lines than the random walk's from the same draw, and another key.
-    from dataclasses import replace
-
     a, _, _ = draw_positions(replace(cfg, walk="random"))
     assert (a != q).sum() > 50 and replace(cfg, walk="random").key() != cfg.key()
 

@@ -42,7 +42,7 @@ from bitflip._npz import read_npz
 from bitflip.core.arrays import empties_many
 from bitflip.core.bitboard import FULL, legal_moves, lowest_square, play, popcount
 from bitflip.core.jit import kernel
-from bitflip.eval.evaluator import evaluate
+from bitflip.eval.evaluator import evaluate, load_evaluation
 from bitflip.jobs import BACKENDS, Backend, run_tasks
 from bitflip.learn.datasets import GameSource, positions_from_games
 from bitflip.learn.patterns_config import PatternsFitConfig
@@ -147,22 +147,15 @@ def draw_positions(cfg: LabelConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray
             picked.append(rng.choice(rows, min(per, len(rows)), replace=False))
     idx = rng.permutation(np.concatenate(picked))[: cfg.positions]
     p, o = batch.player[idx].copy(), batch.opponent[idx].copy()
-    if cfg.walk == "search":
-        from bitflip.eval.evaluator import load_evaluation
-
-        ev = load_evaluation("default")
-        # The static evaluation's best move stands for a cut node's first-ordered move.
-        for i in range(len(idx)):
-            first = int(rng.integers(2))
-            for step in range(int(steps[idx[i]])):
-                if (step + first) % 2:
-                    q, r = _best_child(p[i], o[i], FULL, ev.kind, ev.weights)
-                    p[i], o[i] = q, r
-                else:
-                    p[i], o[i] = _random_step(p[i], o[i], rng)
-    else:
-        for i in range(len(idx)):
-            for _ in range(int(steps[idx[i]])):
+    # Under walk "search" the static evaluation's best move stands for a cut node's
+    # first-ordered move, on every other step (which side: drawn per position).
+    ev = load_evaluation("default") if cfg.walk == "search" else None
+    for i in range(len(idx)):
+        best_side = int(rng.integers(2)) if ev is not None else 0
+        for step in range(int(steps[idx[i]])):
+            if ev is not None and (step + best_side) % 2:
+                p[i], o[i] = _best_child(p[i], o[i], FULL, ev.kind, ev.weights)
+            else:
                 p[i], o[i] = _random_step(p[i], o[i], rng)
     return p, o, batch.game[idx].astype(np.int32)
 
