@@ -29,7 +29,7 @@ def test_a_net_file_plays_through_the_search(net_file: Path) -> None:
     assert isinstance(agent, MCTSAgent)
     assert isinstance(agent.policy_value, NetPolicyValue)
     assert isinstance(agent.policy_value, PolicyValueFn)
-    assert agent.name == f"mcts:sims=8,net={net_file}" and agent.size == 6
+    assert agent.name == f"mcts:sims=8,net={net_file},leaves=2" and agent.size == 6
     board = Board(size=6)
     assert agent.select_move(board) in board.legal_moves
     with pytest.raises(ValueError, match="plays 6x6 boards, not 8x8"):

@@ -141,6 +141,34 @@ def test_root_noise_changes_the_search() -> None:
     assert any(not np.array_equal(plain, v) for v in noisy)
 
 
+class RootValuedPolicyValue:
+    """Uniform priors; the root position is worth ``root_value`` to its mover, others 0."""
+
+    def __init__(self, root: Board, root_value: float) -> None:
+        self.size = root.size
+        self.root = root.side_bitboards()
+        self.root_value = root_value
+
+    def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        at_root = [(int(a), int(b)) == self.root for a, b in zip(p, o, strict=True)]
+        values = np.where(at_root, self.root_value, 0.0).astype(np.float32)
+        return np.ones((len(p), 65), np.float32), values
+
+
+@pytest.mark.parametrize("fpu, wide", [(0.2, True), (0.8, False)])
+def test_unvisited_moves_are_valued_from_the_position_with_fpu_parent(
+    fpu: float, wide: bool
+) -> None:
+    # Every visited root move is worth 0; the root is worth 0.5. Unvisited moves worth 0.5 - 0.2
+    # beat them, so the 4 descents spread over the 4 moves; worth 0.5 - 0.8, the search stays
+    # with the first move it tried. (A constant fpu would behave the same at either setting.)
+    b = Board()
+    cfg = MCTSConfig(sims=5, cpuct=0.01, fpu=fpu, fpu_parent=True, leaves_per_game=1)
+    visits = BatchedMCTS(RootValuedPolicyValue(b, 0.5), 1, cfg).search(*_sides(b)).visits[0]
+    assert visits.sum() == 4
+    assert np.count_nonzero(visits) == (4 if wide else 1)
+
+
 def test_choose_moves_temperature() -> None:
     rng = np.random.default_rng(0)
     visits = np.zeros((2, 65), np.float32)

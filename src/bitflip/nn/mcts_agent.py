@@ -25,6 +25,8 @@ def mcts_agent(
     gumbel_m: int = 16,
     exact: int = 0,
     value_margin: float | None = None,
+    fpu: float = 0.0,
+    fpu_parent: bool = False,
 ) -> MCTSAgent:
     """The agent of spec ``mcts:...`` (registered in :mod:`bitflip.agents`).
 
@@ -44,6 +46,9 @@ def mcts_agent(
             searching (0: never; small boards, e.g. ``exact=20`` on 6x6).
         value_margin: finished games in the tree are worth ``(1 - x) * result + x * margin /
             squares``; default: as the net's own run valued them (its lineage), 0 without one.
+        fpu: the value of a move not yet visited; with ``fpu_parent``, how far below the net's
+            value of the position it leaves.
+        fpu_parent: unvisited moves are worth the position's net value minus ``fpu``.
     """
     policy_value: PolicyValueFn | None = None
     if net is not None:
@@ -60,7 +65,13 @@ def mcts_agent(
     name += f",root={root}" if root != "puct" else ""
     name += f",exact={exact}" if exact else ""
     name += f",value_margin={value_margin}" if value_margin is not None else ""
+    # Every setting that changes play is in the name: arena results are kept by name.
+    name += f",cpuct={cpuct}" if cpuct != 1.5 else ""
+    name += f",leaves={leaves}" if leaves != 8 else ""
+    name += f",fpu={fpu}" if fpu != 0.0 else ""
+    name += ",fpu_parent=true" if fpu_parent else ""
     return MCTSAgent(
         sims=sims, policy_value=policy_value, cpuct=cpuct, leaves=leaves, rollouts=rollouts,
-        size=size, seed=seed, name=name, root=root, gumbel_m=gumbel_m, exact=exact,
+        size=size, seed=seed, name=name, root=root, gumbel_m=gumbel_m, exact=exact, fpu=fpu,
+        fpu_parent=fpu_parent,
     )  # fmt: skip

@@ -37,6 +37,9 @@ class MCTSAgent:
             plays a move of the best exact value (:mod:`bitflip.search.exact`; the lowest
             square among equals). 0: never. Meant for small boards (6x6: 20 empties take
             about 0.1 s).
+        fpu: the value of an unvisited move; with ``fpu_parent``, how far below the net's value
+            of the position it leaves (:class:`~bitflip.search.mcts.search.MCTSConfig`).
+        fpu_parent: unvisited moves are worth their position's value minus ``fpu``.
     """
 
     def __init__(
@@ -53,6 +56,8 @@ class MCTSAgent:
         root: str = "puct",
         gumbel_m: int = 16,
         exact: int = 0,
+        fpu: float = 0.0,
+        fpu_parent: bool = False,
     ) -> None:
         if exact < 0:
             raise ValueError(f"exact must be >= 0, not {exact}")
@@ -62,7 +67,7 @@ class MCTSAgent:
         margin = float(getattr(policy_value, "value_margin", 0.0))
         self.config = MCTSConfig(
             sims=sims, cpuct=cpuct, leaves_per_game=leaves, root=root, gumbel_m=gumbel_m,
-            value_margin=margin,
+            value_margin=margin, fpu=fpu, fpu_parent=fpu_parent,
         )  # fmt: skip
         self.policy_value = policy_value
         self.rollouts = rollouts

@@ -52,7 +52,11 @@ class MCTSConfig:
     virtual_loss: float = 1.0
     """Visits counted as losses on a path while its leaf waits for evaluation."""
     fpu: float = 0.0
-    """Value assumed for unvisited moves."""
+    """Value assumed for unvisited moves; with ``fpu_parent``, how far below the net's value of
+    the position they leave."""
+    fpu_parent: bool = False
+    """Unvisited moves are worth the net's value of their position minus ``fpu`` (Leela Chess
+    Zero, KataGo) instead of the constant ``fpu``."""
     dirichlet_alpha: float = 0.5
     """Root noise concentration (AlphaZero: 0.3 chess, 0.03 Go; ~10 / typical move count)."""
     dirichlet_eps: float = 0.25
@@ -233,7 +237,7 @@ class BatchedMCTS(BatchedSearch):
         parallel.call(
             t.select_leaves, t.select_leaves_parallel, work, pool.node_arrays, pool.edge_arrays,
             pool.leaf_arrays, pool.ncount, pool.sims, todo, cfg.sims, k_leaves, cfg.cpuct,
-            cfg.fpu, cfg.virtual_loss, self.mask, cfg.value_margin,
+            cfg.fpu, cfg.fpu_parent, cfg.virtual_loss, self.mask, cfg.value_margin,
         )  # fmt: skip
 
     def expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:

@@ -149,10 +149,14 @@ def _terminal_value(p: np.uint64, o: np.uint64, mask: np.uint64, margin_weight: 
 
 def _select_leaves(
     nodes: Arrays, edges: Arrays, leaves: Arrays, ncount: np.ndarray, sims: np.ndarray,
-    active: np.ndarray, target: int, k_leaves: int, cpuct: float, fpu: float, vloss: float,
-    mask: np.uint64, margin_weight: float
+    active: np.ndarray, target: int, k_leaves: int, cpuct: float, fpu: float, fpu_parent: bool,
+    vloss: float, mask: np.uint64, margin_weight: float
 ) -> None:  # fmt: skip
     """Descend up to ``k_leaves`` times in each active tree; fill the leaf slots.
+
+    An unvisited move is worth ``fpu``, or with ``fpu_parent`` the net's value of the node it
+    leaves minus ``fpu`` (Leela's first-play urgency: unexplored moves are assumed a little
+    worse than the position, wherever the position stands).
 
     Terminal nodes are backed up at once. A descent that meets a leaf already pending in this
     round (a collision) undoes its virtual loss and ends that tree's round.
@@ -179,9 +183,10 @@ def _select_leaves(
                 sq = np.sqrt(max(nvisit[g, node], 1.0))
                 best = -1e30
                 be = first
+                unvisited = nvalue[g, node] - fpu if fpu_parent else fpu
                 for e in range(first, first + nnum[g, node]):
                     n = en[g, e]
-                    q = ew[g, e] / n if n > 0.0 else fpu
+                    q = ew[g, e] / n if n > 0.0 else unvisited
                     u = q + cpuct * eprior[g, e] * sq / (1.0 + n)
                     if u > best:
                         best = u
@@ -257,13 +262,13 @@ def _expand_backup(
                 continue
             row = slot[g, k]
             v = values[row]
+            nvalue[g, node] = v
             p = np_[g, node]
             o = no_[g, node]
             moves = legal_moves(p, o, mask)
             count = popcount(moves) if moves else 1
             if ecount[g] + count > max_edges:
                 nstate[g, node] = LEAF_ONLY
-                nvalue[g, node] = v
             else:
                 first = ecount[g]
                 ecount[g] += count
