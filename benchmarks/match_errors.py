@@ -1,6 +1,7 @@
 """Where a match was lost: every move of both sides scored by a stronger engine level.
 
-Reads the game records of ``../shared/tools/nboard_match.py`` (its ``--out`` JSON lines),
+Reads the game records of ``../shared/tools/nboard_match.py`` (its ``--out`` JSON lines) or of
+``bitflip arena --db`` (``--side-a SPEC`` names side A there),
 searches every position after the opening with ``Engine(level=LEVEL)`` and reports, by number
 of empties, each side's mean loss a move (the reference score before the move minus the score
 after it, from the mover's view) and the moves that turned a won or drawn position into a draw
@@ -49,12 +50,32 @@ def records(path: Path) -> list[dict[str, Any]]:
     return out
 
 
-def match_games(path: Path) -> list[dict[str, Any]]:
-    """The game records of a match's ``--out`` file."""
-    return [rec for rec in records(path) if rec.get("type") == "game"]
+def match_games(path: Path, side_a: str = "") -> list[dict[str, Any]]:
+    """The game records of a match's ``--out`` file; or of a ``bitflip arena --db`` file
+    (``.db``), where A is the agent whose spec starts with ``side_a``."""
+    if path.suffix != ".db":
+        return [rec for rec in records(path) if rec.get("type") == "game"]
+    if not side_a:
+        raise ValueError(f"{path}: an arena database needs --side-a (A's spec or its start)")
+    import sqlite3
+
+    rows = sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(
+        "select key, opening, black, white, moves, margin from games where error is null"
+    )
+    games = []
+    for key, opening, black, white, moves, margin in rows:
+        if black.startswith(side_a) == white.startswith(side_a):
+            raise ValueError(f"{path}: game {key}: --side-a {side_a!r} names both or neither side")
+        a_black = black.startswith(side_a)
+        games.append({
+            "game": key, "opening": opening, "moves": moves,
+            "a_color": "black" if a_black else "white",
+            "disc_diff_a": margin if a_black else -margin,
+        })  # fmt: skip
+    return games
 
 
-def score(match: Path, cache: Path, level: int) -> None:
+def score(match: Path, cache: Path, level: int, side_a: str = "") -> None:
     """Search every position after the opening of every game; append a line a game."""
     from bitflip.core.board import Board
     from bitflip.engine import Engine
@@ -68,7 +89,7 @@ def score(match: Path, cache: Path, level: int) -> None:
     # Where the level would prove only win/loss/draw, solve: a loss needs the margin.
     exact_from = level_spec(level).wld_depth
     t0 = time.perf_counter()
-    games = match_games(match)
+    games = match_games(match, side_a)
     with cache.open("a") as out:
         for n, g in enumerate(games, 1):
             if g["game"] in done:
@@ -140,7 +161,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("score", help="score a match's games into a cache file")
-    s.add_argument("match", type=Path, help="nboard_match.py --out file (JSON lines)")
+    s.add_argument(
+        "match",
+        type=Path,
+        help="nboard_match.py --out file (JSON lines), or a "
+        "bitflip arena --db file (.db) with --side-a",
+    )
+    s.add_argument("--side-a", default="", help="in an arena database: A's spec (or its start)")
     s.add_argument("--cache", type=Path, required=True, help="scores, one line a game")
     s.add_argument("--level", type=int, default=16, help="reference engine level (16)")
     r = sub.add_parser("report", help="the losses by empties over cache files")
@@ -148,7 +175,7 @@ def main() -> None:
     args = ap.parse_args()
     try:
         if args.cmd == "score":
-            score(args.match, args.cache, args.level)
+            score(args.match, args.cache, args.level, args.side_a)
         else:
             report(args.caches)
     except (OSError, ValueError) as e:  # a missing or malformed file
