@@ -97,9 +97,7 @@ def main() -> None:
     runs = [(f"{level}", level_spec(level)) for level in args.levels]
     runs += [(f"{s.depth}, {s.endgame_depth}, {s.selectivity or '--'}", s) for s in args.spec]
     evaluation = load_engine_evaluation()
-    searcher = Searcher(
-        evaluation, tt_mb=64, mpc=load_table(evaluation.name), threads=args.threads
-    )
+    searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name), threads=args.threads)
     print(f"{len(positions)} positions, {args.threads} thread(s)")
     print("| level (depth, exact, ProbCut %) | mean CPU s | max CPU s | mean wall s | max wall s |")
     print("|---|---|---|---|---|")

@@ -231,9 +231,7 @@ def main() -> None:
     args = ap.parse_args()
     if args.min_empties <= 26:
         ap.error("--min-empties must be above 26 (NTest's selective solve starts there)")
-    pos = wthor_positions(
-        args.wthor, args.positions, args.seed, args.min_empties, args.max_empties
-    )
+    pos = wthor_positions(args.wthor, args.positions, args.seed, args.min_empties, args.max_empties)
     depths = list(range(args.depths[0], args.depths[1] + 1))
     # Position by position, every engine in turn: the load of the shared machine changes
     # slowly, so each position's times are taken under about the same load.

@@ -1,5 +1,6 @@
 """One-off (issue 32, 2026-11-27): labels a CPU second at levels 6, 8 and 10 on WTHOR positions
 moved 1-6 random moves off their games (reads a pattern fit's sample cache from /work/runs)."""
+
 import time
 
 import numpy as np
