@@ -194,6 +194,12 @@ def test_spec_parsing() -> None:
         ("engine:level=3,depth=2", ValueError, "not both"),
         ("engine:depth=2,threads=2", AgentSpecError, "bad parameters"),
         ("alphabeta:depth=2,eval=nonsense", ValueError, "evaluation"),
+        # A value of another type than the parameter's default is refused before any search.
+        ("minimax:depth=x", AgentSpecError, "depth must be int, not 'x'"),
+        ("minimax:depth=1.5", AgentSpecError, "depth must be int, not 1.5"),
+        ("mcts:sims=8,fpu=abc", AgentSpecError, "fpu must be float, not 'abc'"),
+        ("mcts:sims=8,fpu_parent=yes", AgentSpecError, "fpu_parent must be bool, not 'yes'"),
+        ("mcts:sims=true", AgentSpecError, "sims must be int, not True"),
     ],
 )
 def test_bad_specs_are_clear(spec: str, error: type[Exception], match: str) -> None:

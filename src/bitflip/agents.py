@@ -15,6 +15,7 @@ True
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -27,6 +28,7 @@ from bitflip.core.geometry import PASS
 from bitflip.eval.positional import TABLES, disc_square_score
 from bitflip.search.levels import DEFAULT_LEVEL
 from bitflip.search.minimax import minimax_root
+from bitflip.tomlconfig import type_mismatch
 
 
 @runtime_checkable
@@ -120,6 +122,9 @@ def make_agent(spec: str, *, seed: int | None = None) -> Agent:
     params = dict(parsed.params)
     if seed is not None and "seed" not in params:
         params["seed"] = seed
+    wrong = _type_error(factory, params)
+    if wrong:
+        raise AgentSpecError(f"bad parameters for agent {parsed.name!r} in {spec!r}: {wrong}")
     try:
         agent = factory(**params)
     except TypeError as exc:
@@ -128,6 +133,22 @@ def make_agent(spec: str, *, seed: int | None = None) -> Agent:
         ) from None
     agent.name = str(parsed) if not getattr(agent, "name", None) else agent.name
     return agent
+
+
+def _type_error(factory: Factory, params: dict[str, Any]) -> str | None:
+    """The first parameter whose value lacks the type of the factory's default for it (a
+    string saying so), or None: a spec's text must not reach a search as the wrong type."""
+    try:
+        sig = inspect.signature(factory)
+    except (TypeError, ValueError):  # a callable without a signature: its own checks decide
+        return None
+    for key, value in params.items():
+        param = sig.parameters.get(key)
+        if param is not None and param.default is not inspect.Parameter.empty:
+            wrong = type_mismatch(key, value, param.default)
+            if wrong:
+                return wrong
+    return None
 
 
 # --- baselines -------------------------------------------------------------------------------

@@ -74,6 +74,20 @@ def read_flat_config(path: str | Path, cls: type[Any]) -> dict[str, Any]:
     return data
 
 
+def type_mismatch(key: str, value: Any, default: Any) -> str | None:
+    """Why ``value`` cannot stand where ``default`` stands (another type; an int stands for a
+    float, a list must hold strings), or None when it can. None defaults take anything."""
+    if default is None:
+        return None
+    want = type(default)
+    ok = isinstance(value, want) or (want is float and type(value) is int)
+    if ok and want is int:
+        ok = not isinstance(value, bool)
+    if ok and want is list:
+        ok = all(isinstance(x, str) for x in value)
+    return None if ok else f"{key} must be {want.__name__}, not {value!r}"
+
+
 def read_table(path: str | Path, table: str, cls: type[C]) -> C:
     """The config ``cls`` from the ``[table]`` of a TOML file (its top level when it has no such
     table), checked: an unknown key, a value of another type than the field's default (an int
@@ -84,10 +98,9 @@ def read_table(path: str | Path, table: str, cls: type[C]) -> C:
     check_keys(data, cls, str(path))
     defaults = cls()
     for key, value in data.items():
-        want = type(getattr(defaults, key))
-        ok = isinstance(value, want) or (want is float and type(value) is int)
-        if not ok or (want is list and not all(isinstance(x, str) for x in value)):
-            raise ValueError(f"{path}: {key} must be {want.__name__}, not {value!r}")
+        wrong = type_mismatch(key, value, getattr(defaults, key))
+        if wrong:
+            raise ValueError(f"{path}: {wrong}")
     cfg = build(cls, data, str(path))
     try:
         cfg.check()

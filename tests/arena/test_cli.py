@@ -49,7 +49,7 @@ def test_config_file_and_gauntlet(tmp_path: Path, capsys: pytest.CaptureFixture[
     ("args", "message"),
     [
         (["random", "nosuch"], "unknown agent 'nosuch'"),
-        (["random", "minimax:depth=zero"], "minimax depth must be a whole number"),
+        (["random", "minimax:depth=zero"], "depth must be int, not 'zero'"),
         (["random", "greedy", "--openings", "/no/such/file.txt"], "no such opening file"),
         (["random", "greedy", "--games", "3"], "must be even"),
         (["random"], "at least two agents"),
