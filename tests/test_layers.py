@@ -34,7 +34,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "formats": _BASE,
     "eval": _BASE | {"_atomic", "_npz"},
     "search": _BASE | {"eval", "_atomic", "_npz"},
-    "agents": _BASE | {"eval", "search"},
+    "agents": _BASE | {"eval", "search", "tomlconfig"},  # tomlconfig: specs' types, as configs
     "engine": _BASE | {"eval", "search", "agents", "formats"},
     "nn": _BASE | {"eval", "search", "agents", "formats", "tomlconfig", "_atomic"},
     "learn": _BASE
