@@ -59,9 +59,16 @@ def match_games(path: Path, side_a: str = "") -> list[dict[str, Any]]:
         raise ValueError(f"{path}: an arena database needs --side-a (A's spec or its start)")
     import sqlite3
 
-    rows = sqlite3.connect(f"file:{path}?mode=ro", uri=True).execute(
-        "select key, opening, black, white, moves, margin from games where error is null"
-    )
+    try:
+        rows = (
+            sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            .execute(
+                "select key, opening, black, white, moves, margin from games where error is null"
+            )
+            .fetchall()
+        )
+    except sqlite3.Error as e:
+        raise ValueError(f"{path}: not a readable arena database ({e})") from None
     games = []
     for key, opening, black, white, moves, margin in rows:
         if black.startswith(side_a) == white.startswith(side_a):
