@@ -7,15 +7,20 @@ imported inside the function that runs the command, so ``bitflip --help`` compil
 needs no optional package, and a searching command says it compiles before it does.
 
 Errors that users cause (bad files, bad moves, bad options) print one line and exit with status
-2, never a traceback.
+2, never a traceback. SIGTERM stops a command as Ctrl-C does (status 130): a run started in the
+background ignores SIGINT, and its workers and files need the same clean stop.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
-from collections.abc import Sequence
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
 
 from bitflip import __version__, _kernel_cache
 from bitflip.cli._subcommand import OneLineParser
@@ -80,12 +85,31 @@ def _compile_notice(command: str) -> None:
         )
 
 
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    """Within the block, SIGTERM raises KeyboardInterrupt in the main thread (its default would
+    end the process at once: no worker pool shut down, nothing cleaned up)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can be set only from the main thread (e.g. main() in a test)
+        return
+
+    def interrupt(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _compile_notice(args.command)
     try:
-        result = args.func(args)
+        with _sigterm_as_interrupt():
+            result = args.func(args)
     except KeyboardInterrupt:
         print("bitflip: interrupted", file=sys.stderr)
         return 130
