@@ -40,7 +40,10 @@ def iterations(text: str) -> range:
 
 
 def shards(run: Path, its: range) -> list[Path]:
-    return [p for i in its for p in sorted((run / "shards").glob(f"it{i:04d}-*.npz"))]
+    found = [p for i in its for p in sorted((run / "shards").glob(f"it{i:04d}-*.npz"))]
+    if not found:
+        raise ValueError(f"{run}/shards: no shard of iterations {its.start}-{its.stop - 1}")
+    return found
 
 
 def net_fields(spec: str, base: AZNetConfig) -> AZNetConfig:
@@ -137,4 +140,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, ValueError) as exc:  # a missing run, shard or net; a corrupt file
+        raise SystemExit(f"az_capacity: error: {exc}") from None

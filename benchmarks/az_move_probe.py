@@ -164,4 +164,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (OSError, ValueError) as exc:  # a missing run, shard or net; a corrupt file
+        raise SystemExit(f"az_move_probe: error: {exc}") from None
