@@ -28,6 +28,7 @@ import torch.nn.functional as F
 
 from bitflip.learn.alphazero import train_net
 from bitflip.learn.az_config import RunConfig, load_config
+from bitflip.learn.az_rundir import RunDir
 from bitflip.learn.az_shards import TrainingData, read_selfplay_shards
 from bitflip.nn.alphazero import AZNet, AZNetConfig, encode
 from bitflip.nn.checkpoint import load_az_net, save_model
@@ -40,7 +41,7 @@ def iterations(text: str) -> range:
 
 
 def shards(run: Path, its: range) -> list[Path]:
-    found = [p for i in its for p in sorted((run / "shards").glob(f"it{i:04d}-*.npz"))]
+    found = RunDir(run).shard_paths(its)
     if not found:
         raise ValueError(f"{run}/shards: no shard of iterations {its.start}-{its.stop - 1}")
     return found

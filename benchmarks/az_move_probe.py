@@ -32,6 +32,7 @@ import numpy as np
 
 from bitflip.core.board import Board, Color
 from bitflip.engine import Engine
+from bitflip.learn.az_rundir import RunDir
 from bitflip.learn.shards import read_shards
 from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.limits import Limit
@@ -42,8 +43,7 @@ BANDS = ((20, 29), (30, 39), (40, 52))
 def positions(run: Path, its: range, count: int, seed: int) -> list[Board]:
     """``count`` positions with 20-52 empties and >= 2 moves whose every child is a position
     with moves for its mover, drawn from the self-play shards of iterations ``its``."""
-    paths = [p for i in its for p in sorted((run / "shards").glob(f"it{i:04d}-*.npz"))]
-    batch = read_shards(paths)
+    batch = read_shards(RunDir(run).shard_paths(its))
     rng = np.random.default_rng(seed)
     out: list[Board] = []
     for i in rng.permutation(len(batch.player)):

@@ -463,3 +463,15 @@ def _cmdline(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
     except OSError:
         return ""
+
+
+def test_shard_paths_lists_finished_shards_of_the_iterations_in_order(tmp_path: Path) -> None:
+    run = RunDir(tmp_path)
+    run.shards.mkdir()
+    for name in ("it0002-001.npz", "it0002-000.npz", "it0003-000.npz", "it0004-000.npz",
+                 "it0003-001.tmp.npz"):  # fmt: skip
+        (run.shards / name).touch()
+    assert [p.name for p in run.shard_paths(range(2, 4))] == [
+        "it0002-000.npz", "it0002-001.npz", "it0003-000.npz"
+    ]  # fmt: skip
+    assert run.shard_paths(range(5, 9)) == []

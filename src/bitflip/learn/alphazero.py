@@ -27,7 +27,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from bitflip._atomic import atomic_path, is_temporary
+from bitflip._atomic import atomic_path
 from bitflip.learn import az_gate
 from bitflip.learn.az_config import RunConfig
 from bitflip.learn.az_rundir import RunDir, initial_net, write_json
@@ -119,12 +119,7 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
         parent = run.best_net()
     net = load_az_net(parent, device)
     first = max(0, iteration - cfg.train.window + 1)
-    paths = [
-        p
-        for i in range(first, iteration + 1)
-        for p in sorted(run.shards.glob(f"it{i:04d}-*.npz"))
-        if not is_temporary(p)
-    ]
+    paths = run.shard_paths(range(first, iteration + 1))
     data = read_selfplay_shards(paths, cfg.net.size, cfg.train.backfill_exact)
     log(
         f"train it{iteration}: {len(data)} positions from {len(paths)} shards, parent {parent.name}"

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import torch
 
-from bitflip._atomic import atomic_path, write_text
+from bitflip._atomic import atomic_path, is_temporary, write_text
 from bitflip.learn.az_config import RunConfig
 from bitflip.nn.alphazero import AZNet
 from bitflip.nn.checkpoint import load_az_model, save_model
@@ -63,6 +63,15 @@ class RunDir:
         if not gens:
             raise FileNotFoundError(f"{self.accepted}: no accepted net (run the loop to start one)")
         return self.accepted / _record_net(gens[-1])
+
+    def shard_paths(self, iterations: range) -> list[Path]:
+        """The finished self-play shards of these iterations, in order (none half-written)."""
+        return [
+            p
+            for i in iterations
+            for p in sorted(self.shards.glob(f"it{i:04d}-*.npz"))
+            if not is_temporary(p)
+        ]
 
     def candidate(self, iteration: int) -> Path | None:
         j = self.checkpoints / f"it{iteration:04d}.json"
