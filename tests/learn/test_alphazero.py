@@ -216,6 +216,36 @@ def test_gate_recovers_after_accepting(tmp_path: Path) -> None:
     assert len(run.generations()) == 2 and run.best_net().name == cand.name
 
 
+def test_averaged_candidate_is_the_mean_of_the_last_trained_nets(tmp_path: Path) -> None:
+    cfg = tiny(tmp_path, iterations=3)
+    cfg = replace(cfg, train=replace(cfg.train, average=2))
+    run = az.run_loop(cfg)
+    trained = [run.trained(i) for i in range(3)]
+    cands = [run.candidate(i) for i in range(3)]
+    assert all(p is not None and p.exists() for p in trained + cands)
+    assert len({p for p in trained + cands}) == 6  # every candidate is a net of its own
+    # Training goes on from the trained nets, not the averages.
+    for i in (1, 2):
+        assert load_model(trained[i]).lineage["parent"] == trained[i - 1].name
+    # Iteration 2 gated the mean of what iterations 1 and 2 trained (iteration 0 is out).
+    avg, a, b = (load_az_net(p).state_dict() for p in (cands[2], trained[2], trained[1]))
+    for k, v in avg.items():
+        if v.is_floating_point():
+            assert torch.allclose(v, (a[k] + b[k]) / 2, atol=1e-6), k
+    assert load_model(cands[2]).lineage["average_of"] == [trained[2].name, trained[1].name]
+    # The gate matched the averages; those it accepted are the generations.
+    assert json.loads((run.gating / "it0002.json").read_text())["candidate"] == cands[2].name
+    assert run.best_net() == run.accepted / cands[2].name
+    # A broken chain (a missing earlier net) averages what is there.
+    cands[2].unlink()
+    trained[1].unlink()
+    (run.checkpoints / "it0002.json").unlink()
+    again = az.train_step(cfg, run, 2)
+    assert load_model(again).lineage["average_of"] == [run.trained(2).name]
+    with pytest.raises(ValueError, match="train.average must be >= 1"):
+        replace(cfg, train=replace(cfg.train, average=0))
+
+
 SWITCHES = (
     '[net]\nscore_head = true\n[mcts]\nroot = "gumbel"\ngumbel_m = 4\n'
     "[selfplay]\nfull_search_prob = 0.5\ncheap_sims = 2\nexact_empties = 6\n"

@@ -4,7 +4,8 @@
 
     RUN/accepted/   0000.json, 0001.json ... -> az-<hash>.pt   the best net of each generation
     RUN/shards/     it0003-002.npz                             self-play shards of iteration 3
-    RUN/checkpoints/it0003.json -> az-<hash>.pt                the candidate trained in iteration 3
+    RUN/checkpoints/it0003.json -> az-<hash>.pt                the net trained in iteration 3
+                                   (and the candidate: it, or its average with earlier ones)
     RUN/gating/     it0003.json                                its match against the best net
     RUN/timing/     it0003.json                                seconds of each step (this session's)
 
@@ -109,12 +110,14 @@ def train_net(
 
 
 def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> Path:
-    """Train this iteration's candidate from the previous one (or the best net)."""
+    """Train this iteration's net from the previous one (or the best net); returns the
+    candidate to gate: that net, or under ``train.average`` its average with the nets of the
+    iterations before."""
     done = run.candidate(iteration)
     if done is not None and done.exists():
         return done
     device = pick_device(cfg.device)
-    parent = run.candidate(iteration - 1) if iteration > 0 else None
+    parent = run.trained(iteration - 1) if iteration > 0 else None
     if parent is None or not parent.exists():
         parent = run.best_net()
     net = load_az_net(parent, device)
@@ -130,8 +133,34 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
     lineage = {"iteration": iteration, "parent": parent.name, "positions": len(data),
                "shards": [p.name for p in paths], "config": asdict(cfg)}  # fmt: skip
     path = save_model(net, run.checkpoints, lineage=lineage, metrics=losses)
-    write_json(run.checkpoints / f"it{iteration:04d}.json", {"net": path.name, **losses})
-    return path
+    record: dict[str, object] = {"net": path.name, **losses}
+    if cfg.train.average > 1:
+        record["average"] = _average_candidate(cfg, run, iteration, path, log).name
+    write_json(run.checkpoints / f"it{iteration:04d}.json", record)  # the step's commit
+    return run.checkpoints / str(record.get("average", path.name))
+
+
+def _average_candidate(cfg: RunConfig, run: RunDir, iteration: int, newest: Path, log: Log) -> Path:
+    """The weight average of ``newest`` and the nets trained in the ``train.average - 1``
+    iterations before it (those the folder has; an iteration before them broke the chain when
+    its net is missing). Batch-norm statistics are averaged as the weights are; counters are
+    the newest net's."""
+    members = [newest]
+    for it in range(iteration - 1, max(-1, iteration - cfg.train.average), -1):
+        earlier = run.trained(it)
+        if earlier is None or not earlier.exists():
+            break
+        members.append(earlier)
+    nets = [load_az_net(p) for p in members]
+    avg = nets[0]
+    states = [n.state_dict() for n in nets]
+    mean = {k: (torch.stack([s[k] for s in states]).mean(0) if v.is_floating_point() else v)
+            for k, v in states[0].items()}  # fmt: skip
+    avg.load_state_dict(mean)
+    log(f"train it{iteration}: candidate = average of the nets of {len(members)} iterations")
+    lineage = {"iteration": iteration, "average_of": [p.name for p in members],
+               "config": asdict(cfg)}  # fmt: skip
+    return save_model(avg, run.checkpoints, lineage=lineage, metrics={})
 
 
 # --- gating -----------------------------------------------------------------------------------

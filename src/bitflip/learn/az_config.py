@@ -71,6 +71,11 @@ class NetTrainConfig:
     value_margin: float = 0.0
     """Blend of the value target: ``(1 - x) * result + x * margin / squares`` (0: the result
     alone, AlphaZero's target)."""
+    average: int = 1
+    """Gate the weight average of the nets trained in the last ``average`` iterations (SWA)
+    instead of the newest one; training goes on from the newest, not the average (1: off).
+    Consecutive candidates of an 8x8 run scatter around a plateau; their average played as
+    well as the best of them (``benchmarks/az_curve.md``)."""
     backfill_exact: bool = False
     """Positions before a game's first exactly solved one (``selfplay.exact_empties``) take its
     exact margin as their game's result: the game as if finished perfectly from there, so the
@@ -163,6 +168,8 @@ class RunConfig:
             raise ValueError("train.score_weight > 0 needs a net with score_head = true")
         if tc.backfill_exact and sp.exact_empties <= 0:
             raise ValueError("train.backfill_exact needs selfplay.exact_empties > 0")
+        if tc.average < 1:
+            raise ValueError(f"train.average must be >= 1 (1: off), not {tc.average}")
         if not 0.0 <= tc.value_margin <= 1.0:
             raise ValueError(f"train.value_margin must be in [0, 1], not {tc.value_margin}")
         if self.mcts.value_margin not in (0.0, tc.value_margin):

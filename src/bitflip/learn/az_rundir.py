@@ -3,7 +3,8 @@
 ::
 
     RUN/accepted/   0000.json, 0001.json ... -> az-<hash>.pt   the best net of each generation
-    RUN/checkpoints/it0003.json -> az-<hash>.pt                the candidate trained in iteration 3
+    RUN/checkpoints/it0003.json -> az-<hash>.pt                the net trained in iteration 3
+                                   (and its average with earlier ones: the candidate gated)
     RUN/gating/     it0003.json                                its match against the best net
 
 Records are JSON written whole (:func:`write_json`, through :mod:`bitflip._atomic`).
@@ -29,10 +30,12 @@ def write_json(path: Path, obj: object) -> None:
     write_text(path, json.dumps(obj, indent=1, sort_keys=True))
 
 
-def _record_net(path: Path) -> str:
-    """The net file name that a generation or checkpoint record points to."""
+def _record_net(path: Path, key: str = "net") -> str:
+    """The net file name that a generation or checkpoint record points to (``key``: the
+    checkpoint's averaged candidate, falling back to its trained net)."""
     try:
-        name = json.loads(path.read_text()).get("net")
+        record = json.loads(path.read_text())
+        name = record.get(key, record.get("net"))
     except (json.JSONDecodeError, AttributeError):
         name = None
     if not isinstance(name, str):
@@ -74,6 +77,15 @@ class RunDir:
         ]
 
     def candidate(self, iteration: int) -> Path | None:
+        """The net that iteration ``iteration`` gates: its trained net, or the average of the
+        last trained nets under ``train.average``."""
+        j = self.checkpoints / f"it{iteration:04d}.json"
+        if not j.exists():
+            return None
+        return self.checkpoints / _record_net(j, "average")
+
+    def trained(self, iteration: int) -> Path | None:
+        """The net that iteration ``iteration`` trained (the next one trains on from it)."""
         j = self.checkpoints / f"it{iteration:04d}.json"
         if not j.exists():
             return None
