@@ -65,3 +65,21 @@ def test_6x6_moves_are_scored_by_the_engine_solver_exactly() -> None:
         b.push(m)
         assert -_brute(b) == scores[m]
         b.pop()
+
+
+def test_solve_moves_scores_h8_after_kernels_saw_small_ints() -> None:
+    # Kernels return uint64 as Python ints; once popcount has an int64 version (any caller
+    # passing a small int), an int with bit 63 set no longer converts. The position (8
+    # empties, from an arena game that crashed this way) has h8 among its moves.
+    from bitflip.core.bitboard import legal_moves, play, popcount
+
+    popcount(5)
+    p, o, full = 0x1E145E4E7E5A6000, 0x20E8A0B181A49EFF, (1 << 64) - 1
+    moves = int(legal_moves(np.uint64(p), np.uint64(o), np.uint64(full)))
+    assert moves >> 63 == 1
+    scores = solve_moves(p, o, full)
+    legal = [sq for sq in range(64) if moves >> sq & 1]
+    assert [sq for sq in range(64) if scores[sq] != -1000] == legal
+    for sq in legal:
+        q, r = play(np.uint64(p), np.uint64(o), sq)
+        assert scores[sq] == -solve(q, r, full)

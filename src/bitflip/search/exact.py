@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from bitflip.core.bitboard import legal_moves, lowest_square, play, popcount
+from bitflip.core.bitboard import legal_moves, lowest_square, play
 from bitflip.eval.evaluator import load_evaluation
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import DISC_BOUND
@@ -55,8 +55,10 @@ def solve_moves(p: np.uint64 | int, o: np.uint64 | int, mask: np.uint64 | int) -
     """Exact margin after each legal move (shape 64; ``ILLEGAL`` where illegal)."""
     up, uo, um = np.uint64(p), np.uint64(o), np.uint64(mask)
     out = np.full(64, ILLEGAL, np.int64)
-    moves = legal_moves(up, uo, um)
-    for _ in range(int(popcount(moves))):
+    # A kernel returns a uint64 as a Python int; passed back to a kernel that already has an
+    # int64 version (popcount of a small int, say), an int with bit 63 set (h8) cannot convert.
+    moves = np.uint64(legal_moves(up, uo, um))
+    while moves:
         sq = int(lowest_square(moves))
         moves &= moves - np.uint64(1)
         q, r = play(up, uo, sq)
