@@ -134,10 +134,12 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
                "shards": [p.name for p in paths], "config": asdict(cfg)}  # fmt: skip
     path = save_model(net, run.checkpoints, lineage=lineage, metrics=losses)
     record: dict[str, object] = {"net": path.name, **losses}
+    candidate = path
     if cfg.train.average > 1:
-        record["average"] = _average_candidate(cfg, run, iteration, path, log).name
+        candidate = _average_candidate(cfg, run, iteration, path, log)
+        record["average"] = candidate.name
     write_json(run.checkpoints / f"it{iteration:04d}.json", record)  # the step's commit
-    return run.checkpoints / str(record.get("average", path.name))
+    return candidate
 
 
 def _average_candidate(cfg: RunConfig, run: RunDir, iteration: int, newest: Path, log: Log) -> Path:
