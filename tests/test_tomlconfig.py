@@ -41,6 +41,9 @@ def test_tables_build_dataclasses_with_errors_that_say_where(tmp_path: Path) -> 
     assert build(Cfg, data["run"], f"{p} [run]") == Cfg(3, "")
     with pytest.raises(ValueError, match=r"c\.toml \[other\]: unknown keys \['x'\]"):
         build(Cfg, data["other"], f"{p} [other]")
+    for bad, why in ((2.5, "games must be int, not 2.5"), (True, "games must be int, not True")):
+        with pytest.raises(ValueError, match=rf"c\.toml \[run\]: {why}"):
+            build(Cfg, {"games": bad}, f"{p} [run]")
     check_keys({"games": 1}, ("games",), "ok")  # known names as a list
     with pytest.raises(ValueError, match=r"^ok: unknown keys \['gam'\]"):
         check_keys({"gam": 1}, ("games",), "ok")

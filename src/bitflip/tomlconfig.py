@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable
-from dataclasses import fields
+from dataclasses import MISSING, fields
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -54,8 +54,14 @@ def check_keys(data: dict[str, Any], known: type[Any] | Iterable[str], where: st
 
 
 def build(cls: type[T], data: dict[str, Any], where: str) -> T:
-    """``cls(**data)`` after checking the keys; a constructor's error is prefixed by ``where``."""
+    """``cls(**data)`` after checking the keys and each value's type against its field's default
+    (:func:`type_mismatch`); an error, the constructor's too, is prefixed by ``where``."""
     check_keys(data, cls, where)
+    for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass
+        if f.name in data and f.default is not MISSING:
+            why = type_mismatch(f.name, data[f.name], f.default)
+            if why:
+                raise ValueError(f"{where}: {why}")
     try:
         return cls(**data)
     except (TypeError, ValueError) as exc:
