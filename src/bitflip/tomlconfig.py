@@ -58,10 +58,17 @@ def build(cls: type[T], data: dict[str, Any], where: str) -> T:
     (:func:`type_mismatch`); an error, the constructor's too, is prefixed by ``where``."""
     check_keys(data, cls, where)
     for f in fields(cls):  # type: ignore[arg-type]  # cls is a dataclass
-        if f.name in data and f.default is not MISSING:
-            why = type_mismatch(f.name, data[f.name], f.default)
-            if why:
-                raise ValueError(f"{where}: {why}")
+        if f.name not in data:
+            continue
+        if f.default is not MISSING:
+            default = f.default
+        elif f.default_factory is not MISSING:
+            default = f.default_factory()
+        else:
+            continue  # a required field: its constructor checks it
+        why = type_mismatch(f.name, data[f.name], default)
+        if why:
+            raise ValueError(f"{where}: {why}")
     try:
         return cls(**data)
     except (TypeError, ValueError) as exc:
@@ -101,12 +108,6 @@ def read_table(path: str | Path, table: str, cls: type[C]) -> C:
     file."""
     doc = read_toml(path)
     data = doc.get(table, doc)
-    check_keys(data, cls, str(path))
-    defaults = cls()
-    for key, value in data.items():
-        wrong = type_mismatch(key, value, getattr(defaults, key))
-        if wrong:
-            raise ValueError(f"{path}: {wrong}")
     cfg = build(cls, data, str(path))
     try:
         cfg.check()
