@@ -246,6 +246,35 @@ def test_averaged_candidate_is_the_mean_of_the_last_trained_nets(tmp_path: Path)
         replace(cfg, train=replace(cfg.train, average=0))
 
 
+def test_gate_every_and_one_optimizer_for_the_whole_run(tmp_path: Path) -> None:
+    cfg = tiny(tmp_path, iterations=4)
+    cfg = replace(cfg, train=replace(cfg.train, average=2, keep_optimizer=True),
+                  gate=replace(cfg.gate, every=2))  # fmt: skip
+    run = az.run_loop(cfg)
+    # Only iterations 1 and 3 were gated; 0 and 2 trained without an average to gate.
+    records = [json.loads((run.gating / f"it{i:04d}.json").read_text()) for i in range(4)]
+    assert [r.get("skipped", False) for r in records] == [True, False, True, False]
+    assert [r["accepted"] for r in records] == [False, True, False, True]
+    averaged = ["average" in json.loads((run.checkpoints / f"it{i:04d}.json").read_text())
+                for i in range(4)]  # fmt: skip
+    assert averaged == [False, True, False, True]
+    assert len(run.generations()) == 3
+    # One Adam for the whole run: its step count went on over the 4 iterations of 2 steps,
+    # and only the newest state is kept.
+    assert sorted(p.name for p in run.checkpoints.glob("opt-*")) == ["opt-it0003.pt"]
+    state = torch.load(run.checkpoints / "opt-it0003.pt", weights_only=True)
+    assert {float(s["step"]) for s in state["state"].values()} == {8.0}
+    # A damaged state costs only the moment estimates: training goes on with a fresh Adam.
+    (run.checkpoints / "opt-it0003.pt").write_bytes(b"not a torch file")
+    lines: list[str] = []
+    az.run_loop(replace(cfg, iterations=5), log=lines.append)
+    assert any("unreadable optimizer state" in line for line in lines)
+    state = torch.load(run.checkpoints / "opt-it0004.pt", weights_only=True)
+    assert {float(s["step"]) for s in state["state"].values()} == {2.0}
+    with pytest.raises(ValueError, match="gate.every must be >= 1"):
+        replace(cfg, gate=replace(cfg.gate, every=0))
+
+
 SWITCHES = (
     '[net]\nscore_head = true\n[mcts]\nroot = "gumbel"\ngumbel_m = 4\n'
     "[selfplay]\nfull_search_prob = 0.5\ncheap_sims = 2\nexact_empties = 6\n"

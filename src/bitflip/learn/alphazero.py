@@ -6,6 +6,7 @@
     RUN/shards/     it0003-002.npz                             self-play shards of iteration 3
     RUN/checkpoints/it0003.json -> az-<hash>.pt                the net trained in iteration 3
                                    (and the candidate: it, or its average with earlier ones)
+    RUN/checkpoints/opt-it0003.pt                              its Adam state (train.keep_optimizer)
     RUN/gating/     it0003.json                                its match against the best net
     RUN/timing/     it0003.json                                seconds of each step (this session's)
 
@@ -18,6 +19,7 @@ Accepted nets are never rewritten or deleted. The directories and their records 
 from __future__ import annotations
 
 import json
+import pickle
 import shutil
 import time
 from collections.abc import Callable
@@ -59,13 +61,16 @@ def train_net(
     device: torch.device,
     rng: np.random.Generator,
     log: Log = _quiet,
+    opt: torch.optim.Optimizer | None = None,
 ) -> dict[str, float]:
     """Adam on value MSE + policy cross-entropy (illegal moves masked), plus the score head's
     MSE on the final margin / squares when ``train.score_weight`` > 0; the value target blends
-    in the margin by ``train.value_margin``. Returns the final losses."""
+    in the margin by ``train.value_margin``. ``opt``: an optimiser of ``net`` already on
+    ``device`` to go on with (default: a fresh Adam). Returns the final losses."""
     tc, size = cfg.train, cfg.net.size
     net.to(device).train()
-    opt = torch.optim.Adam(net.parameters(), lr=tc.lr, weight_decay=tc.weight_decay)
+    if opt is None:
+        opt = new_optimizer(net, cfg)
     v_sum = p_sum = s_sum = 0.0
     count = 0
     last: dict[str, float] = {}
@@ -109,6 +114,29 @@ def train_net(
     return last
 
 
+def new_optimizer(net: AZNet, cfg: RunConfig) -> torch.optim.Optimizer:
+    return torch.optim.Adam(net.parameters(), lr=cfg.train.lr, weight_decay=cfg.train.weight_decay)
+
+
+def _resumed_optimizer(
+    net: AZNet, cfg: RunConfig, state: Path | None, device: torch.device, log: Log
+) -> torch.optim.Optimizer:
+    """A fresh Adam, or under ``train.keep_optimizer`` one carrying on from ``state`` (the
+    iteration before's); the config's learning rate and weight decay apply either way."""
+    opt = new_optimizer(net, cfg)
+    if not cfg.train.keep_optimizer or state is None or not state.exists():
+        return opt
+    try:
+        opt.load_state_dict(torch.load(state, map_location=device, weights_only=True))
+    except (OSError, RuntimeError, ValueError, KeyError, pickle.UnpicklingError) as e:
+        # The net it belongs to is intact; only the moment estimates start again.
+        log(f"  {state}: unreadable optimizer state ({e}); a fresh Adam instead")
+        return new_optimizer(net, cfg)
+    for group in opt.param_groups:
+        group["lr"], group["weight_decay"] = cfg.train.lr, cfg.train.weight_decay
+    return opt
+
+
 def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> Path:
     """Train this iteration's net from the previous one (or the best net); returns the
     candidate to gate: that net, or under ``train.average`` its average with the nets of the
@@ -118,9 +146,11 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
         return done
     device = pick_device(cfg.device)
     parent = run.trained(iteration - 1) if iteration > 0 else None
+    opt_state: Path | None = run.optimizer_state(iteration - 1)
     if parent is None or not parent.exists():
-        parent = run.best_net()
+        parent, opt_state = run.best_net(), None
     net = load_az_net(parent, device)
+    opt = _resumed_optimizer(net, cfg, opt_state, device, log)
     first = max(0, iteration - cfg.train.window + 1)
     paths = run.shard_paths(range(first, iteration + 1))
     data = read_selfplay_shards(paths, cfg.net.size, cfg.train.backfill_exact)
@@ -129,16 +159,20 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
     )
     rng = np.random.default_rng(cfg.seed * 7919 + iteration)
     torch.manual_seed(cfg.seed * 7919 + iteration)
-    losses = train_net(net, data, cfg, device, rng, log)
+    losses = train_net(net, data, cfg, device, rng, log, opt)
     lineage = {"iteration": iteration, "parent": parent.name, "positions": len(data),
                "shards": [p.name for p in paths], "config": asdict(cfg)}  # fmt: skip
     path = save_model(net, run.checkpoints, lineage=lineage, metrics=losses)
+    if cfg.train.keep_optimizer:
+        with atomic_path(run.optimizer_state(iteration)) as tmp:
+            torch.save(opt.state_dict(), tmp)
     record: dict[str, object] = {"net": path.name, **losses}
     candidate = path
-    if cfg.train.average > 1:
+    if cfg.train.average > 1 and gated_iteration(cfg, iteration):
         candidate = _average_candidate(cfg, run, iteration, path, log)
         record["average"] = candidate.name
     write_json(run.checkpoints / f"it{iteration:04d}.json", record)  # the step's commit
+    run.optimizer_state(iteration - 1).unlink(missing_ok=True)  # only the newest is needed
     return candidate
 
 
@@ -184,12 +218,23 @@ def gate_openings(cfg: RunConfig, iteration: int) -> list[tuple[int, ...]]:
     return az_gate.gate_openings(cfg.gate, cfg.net.size, seed=cfg.seed * 31 + iteration)
 
 
+def gated_iteration(cfg: RunConfig, iteration: int) -> bool:
+    """Whether the gate plays this iteration's candidate (every ``gate.every``-th one)."""
+    return (iteration + 1) % cfg.gate.every == 0
+
+
 def gate_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -> dict[str, object]:
     """Match the candidate against the best net (:mod:`bitflip.learn.az_gate`); accept it as a
-    new generation if the gate rule says so."""
+    new generation if the gate rule says so. Iterations between ``gate.every``-th ones record
+    that they were not gated."""
     done = run.gated(iteration)
     if done is not None:
         return done
+    if not gated_iteration(cfg, iteration):
+        skipped: dict[str, object] = {"accepted": False, "skipped": True, "every": cfg.gate.every}
+        write_json(run.gating / f"it{iteration:04d}.json", skipped)
+        log(f"gate it{iteration}: not gated (gate.every = {cfg.gate.every})")
+        return skipped
     cand = run.candidate(iteration)
     if cand is None or not cand.exists():
         raise FileNotFoundError(f"no candidate for iteration {iteration} in {run.checkpoints}")

@@ -76,6 +76,11 @@ class NetTrainConfig:
     instead of the newest one; training goes on from the newest, not the average (1: off).
     Consecutive candidates of an 8x8 run scatter around a plateau; their average played as
     well as the best of them (``benchmarks/az_curve.md``)."""
+    keep_optimizer: bool = False
+    """Each iteration's Adam goes on from the moment estimates of the iteration before (kept in
+    ``checkpoints/``) instead of starting afresh: one optimiser for the whole run, as in
+    AlphaZero's own training (False: a fresh Adam every iteration, as the shipped nets were
+    trained)."""
     backfill_exact: bool = False
     """Positions before a game's first exactly solved one (``selfplay.exact_empties``) take its
     exact margin as their game's result: the game as if finished perfectly from there, so the
@@ -112,6 +117,10 @@ class GateConfig:
     """Points per game needed under rule 'score' (draws count half)."""
     sims: int = 0
     """Simulations per move in gating games (0: same as self-play)."""
+    every: int = 1
+    """Gate every ``every``-th iteration's candidate only (iterations ``every - 1``,
+    ``2 * every - 1`` ...); the others only self-play and train, so more of the run's time goes
+    to new games (1: gate every iteration)."""
 
 
 @dataclass(frozen=True)
@@ -151,6 +160,8 @@ class RunConfig:
                 f"gate needs elo1 > elo0 and alpha, beta in (0, 1), not elo0 {gate.elo0}, "
                 f"elo1 {gate.elo1}, alpha {gate.alpha}, beta {gate.beta}"
             )
+        if gate.every < 1:
+            raise ValueError(f"gate.every must be >= 1 (1: every iteration), not {gate.every}")
         sp, tc = self.selfplay, self.train
         if not 0.0 < sp.full_search_prob <= 1.0:
             raise ValueError(

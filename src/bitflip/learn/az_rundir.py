@@ -91,6 +91,11 @@ class RunDir:
             return None
         return self.checkpoints / _record_net(j)
 
+    def optimizer_state(self, iteration: int) -> Path:
+        """Where iteration ``iteration`` keeps its optimiser's state (``train.keep_optimizer``;
+        only the newest iteration's is kept)."""
+        return self.checkpoints / f"opt-it{iteration:04d}.pt"
+
     def gated(self, iteration: int) -> dict[str, object] | None:
         j = self.gating / f"it{iteration:04d}.json"
         if not j.exists():
