@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -264,12 +266,70 @@ def test_mcts_agent_plays_an_exact_best_move_with_few_empties() -> None:
         make_agent("mcts:sims=2,exact=-1")
 
 
+def _endgames(size: int, empties: int, count: int, seed: int) -> list[Board]:
+    """Random positions with at most ``empties`` empty squares and a choice of moves."""
+    rng = np.random.default_rng(seed)
+    out: list[Board] = []
+    while len(out) < count:
+        b = Board(size=size)
+        while not b.is_game_over():
+            moves = list(b.legal_moves)
+            if b.empties <= empties and len(moves) > 1:
+                out.append(b.copy())
+                break
+            b.push(moves[int(rng.integers(len(moves)))])
+    return out
+
+
+def test_solver_proves_short_endgames_from_the_trees_own_visits() -> None:
+    """Score bounds: with 400 simulations and a net that knows nothing, every position with
+    <= 5 empties is solved by the tree itself; the move played keeps the exact value, and the
+    root value is the exact one on the net's scale. Without them, PUCT misses many."""
+    from bitflip.search.exact import solve_moves
+
+    cfg = MCTSConfig(sims=400, leaves_per_game=8, value_margin=0.5)
+    searches = {s: BatchedMCTS(UniformPolicyValue(6), 1, replace(cfg, solver=s)) for s in (0, 1)}
+    kept = {0: 0, 1: 0}
+    boards = _endgames(6, 5, 60, seed=5)
+    for b in boards:
+        values = solve_moves(*b.side_bitboards(), b.geometry.mask)
+        best = int(values.max())
+        for solver, search in searches.items():
+            out = search.search(*_sides(b))
+            kept[solver] += values[int(np.argmax(out.visits[0]))] == best
+            if solver:
+                exact = 0.5 * np.sign(best) + 0.5 * best / 36
+                assert out.value[0] == pytest.approx(exact, abs=1e-6)
+    assert kept[1] == len(boards)
+    assert kept[0] < len(boards) - 5
+
+
+def test_solver_changes_nothing_before_the_tree_reaches_an_end() -> None:
+    b = Board(size=8)
+    cfg = MCTSConfig(sims=300, leaves_per_game=4)
+    off = BatchedMCTS(UniformPolicyValue(8), 1, cfg).search(*_sides(b))
+    on = BatchedMCTS(UniformPolicyValue(8), 1, replace(cfg, solver=True)).search(*_sides(b))
+    np.testing.assert_array_equal(off.visits, on.visits)
+    np.testing.assert_array_equal(off.value, on.value)
+    agent = make_agent("mcts:sims=5,size=6,solver=true")
+    assert agent.name == "mcts:sims=5,solver=true" and agent.config.solver
+    gumbel = make_agent("mcts:sims=32,size=6,root=gumbel,solver=true", seed=0)
+    for end in _endgames(6, 6, 5, seed=2):  # the trees below the Gumbel root keep bounds
+        assert gumbel.select_move(end) in end.legal_moves
+
+
 @pytest.mark.slow
-def test_parallel_kernels_search_like_the_serial_ones(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("solver", [False, True])
+def test_parallel_kernels_search_like_the_serial_ones(
+    monkeypatch: pytest.MonkeyPatch, solver: bool
+) -> None:
     b = Board(size=6)
+    while b.empties > 8:  # a position whose trees reach finished games
+        b.push(min(b.legal_moves))
+    assert not b.is_game_over()
     p = np.full(8, b.black, np.uint64)
     o = np.full(8, b.white, np.uint64)
-    cfg = MCTSConfig(sims=40, leaves_per_game=4)
+    cfg = MCTSConfig(sims=40, leaves_per_game=4, solver=solver)
     serial = BatchedMCTS(UniformPolicyValue(6), 8, cfg).search(p, o)
     monkeypatch.setattr("bitflip.core.parallel.threads_for", lambda work: 2)
     parallel = BatchedMCTS(UniformPolicyValue(6), 8, cfg).search(p, o)

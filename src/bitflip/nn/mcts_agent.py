@@ -27,6 +27,7 @@ def mcts_agent(
     value_margin: float | None = None,
     fpu: float = 0.0,
     fpu_parent: bool = False,
+    solver: bool = False,
 ) -> MCTSAgent:
     """The agent of spec ``mcts:...`` (registered in :mod:`bitflip.agents`).
 
@@ -49,6 +50,8 @@ def mcts_agent(
         fpu: the value of a move not yet visited; with ``fpu_parent``, how far below the net's
             value of the position it leaves.
         fpu_parent: unvisited moves are worth the position's net value minus ``fpu``.
+        solver: prove score bounds from the finished games the tree reaches (solved positions
+            take their exact value, moves proved worse are never played); no solver is called.
     """
     policy_value: PolicyValueFn | None = None
     if net is not None:
@@ -70,8 +73,9 @@ def mcts_agent(
     name += f",leaves={leaves}" if leaves != 8 else ""
     name += f",fpu={fpu}" if fpu != 0.0 else ""
     name += ",fpu_parent=true" if fpu_parent else ""
+    name += ",solver=true" if solver else ""
     return MCTSAgent(
         sims=sims, policy_value=policy_value, cpuct=cpuct, leaves=leaves, rollouts=rollouts,
         size=size, seed=seed, name=name, root=root, gumbel_m=gumbel_m, exact=exact, fpu=fpu,
-        fpu_parent=fpu_parent,
+        fpu_parent=fpu_parent, solver=solver,
     )  # fmt: skip

@@ -40,6 +40,8 @@ class MCTSAgent:
         fpu: the value of an unvisited move; with ``fpu_parent``, how far below the net's value
             of the position it leaves (:class:`~bitflip.search.mcts.search.MCTSConfig`).
         fpu_parent: unvisited moves are worth their position's value minus ``fpu``.
+        solver: score bounds proved from the finished games the tree reaches
+            (:class:`~bitflip.search.mcts.search.MCTSConfig`); no solver is called.
     """
 
     def __init__(
@@ -58,6 +60,7 @@ class MCTSAgent:
         exact: int = 0,
         fpu: float = 0.0,
         fpu_parent: bool = False,
+        solver: bool = False,
     ) -> None:
         if exact < 0:
             raise ValueError(f"exact must be >= 0, not {exact}")
@@ -67,7 +70,7 @@ class MCTSAgent:
         margin = float(getattr(policy_value, "value_margin", 0.0))
         self.config = MCTSConfig(
             sims=sims, cpuct=cpuct, leaves_per_game=leaves, root=root, gumbel_m=gumbel_m,
-            value_margin=margin, fpu=fpu, fpu_parent=fpu_parent,
+            value_margin=margin, fpu=fpu, fpu_parent=fpu_parent, solver=solver,
         )  # fmt: skip
         self.policy_value = policy_value
         self.rollouts = rollouts

@@ -75,6 +75,10 @@ class MCTSConfig:
     """Finished games in the tree are worth ``(1 - x) * result + x * margin / squares``: set it
     to the net's value target (an AlphaZero run's ``train.value_margin``), else the search
     weighs the net's leaves and the game's ends on two scales (0: +1 / 0 / -1, AlphaZero's)."""
+    solver: bool = False
+    """Score bounds proved from the finished games the tree reaches (:mod:`.tree`): solved
+    positions are backed up with their exact value, moves proved worse are not searched again
+    and never played. No solver is called; the simulations are the same."""
 
     def __post_init__(self) -> None:
         if self.root not in ("puct", "gumbel"):
@@ -228,6 +232,10 @@ class BatchedMCTS(BatchedSearch):
         visits = np.zeros((pool.games, 65), np.float32)
         q = np.zeros(pool.games, np.float32)
         t.root_stats(pool.nfirst, pool.nnum, pool.nstate, pool.emove, pool.en, pool.ew, visits, q)
+        if cfg.solver:
+            t.drop_disproved_root_moves(pool.nfirst, pool.nnum, pool.nstate, pool.emove,
+                                        pool.echild, pool.nlow, pool.nhigh, self.mask,
+                                        cfg.value_margin, visits, q)  # fmt: skip
         return SearchOutput(visits[:g_count], q[:g_count], evaluations, batches)
 
     def select(self, todo: np.ndarray, k_leaves: int) -> None:
@@ -235,9 +243,10 @@ class BatchedMCTS(BatchedSearch):
         pool, cfg = self.pool, self.config
         work = int(todo.sum()) * k_leaves * t.SELECT_WORK
         parallel.call(
-            t.select_leaves, t.select_leaves_parallel, work, pool.node_arrays, pool.edge_arrays,
-            pool.leaf_arrays, pool.ncount, pool.sims, todo, cfg.sims, k_leaves, cfg.cpuct,
-            cfg.fpu, cfg.fpu_parent, cfg.virtual_loss, self.mask, cfg.value_margin,
+            t.select_leaves, t.select_leaves_parallel, work, pool.node_arrays, pool.bound_arrays,
+            pool.edge_arrays, pool.leaf_arrays, pool.ncount, pool.sims, todo, cfg.sims, k_leaves,
+            cfg.cpuct, cfg.fpu, cfg.fpu_parent, cfg.virtual_loss, self.mask, cfg.value_margin,
+            cfg.solver,
         )  # fmt: skip
 
     def expand(self, slot: np.ndarray, pol: np.ndarray, val: np.ndarray) -> None:

@@ -10,6 +10,13 @@ Values are from the view of the side to move at a node; an edge's ``W`` is from 
 side that plays it. Terminal positions are scored +1 / -1 / 0 (draws are 0, not losses),
 blended with the final margin by ``margin_weight`` (``MCTSConfig.value_margin``): a net trained
 on ``(1 - x) * result + x * margin / squares`` must meet the end of the game on its own scale.
+
+With ``solver`` on, every node also keeps bounds on its final margin, proved from the finished
+games the tree has reached (score-bounded MCTS: Cazenave and Saffidine 2010, the disc-margin
+form of Winands et al.'s MCTS-Solver). A node whose bounds meet is solved: descents stop there
+and back its exact value up, as at a finished game, and a move whose best outcome is no better
+than what another move already guarantees is not descended into again. No solver runs: only
+the tree's own visits prove anything.
 """
 
 from __future__ import annotations
@@ -38,6 +45,9 @@ Arrays = tuple[np.ndarray, ...]
 MAX_DEPTH = 160
 """Longest path a descent can take (60 moves plus passes fit easily)."""
 
+MARGIN_LIMIT = 64
+"""Open bounds of a node not yet proved anything about (no final margin exceeds the squares)."""
+
 
 @dataclass
 class TreePool:
@@ -57,6 +67,8 @@ class TreePool:
         self.nstate = np.zeros((g, n), np.int8)
         self.nvalue = np.zeros((g, n), np.float32)
         self.nvisit = np.zeros((g, n), np.float32)
+        self.nlow = np.zeros((g, n), np.int8)
+        self.nhigh = np.zeros((g, n), np.int8)
         self.emove = np.zeros((g, e), np.int16)
         self.eprior = np.zeros((g, e), np.float32)
         self.en = np.zeros((g, e), np.float32)
@@ -78,6 +90,12 @@ class TreePool:
         return (self.np_, self.no_, self.nfirst, self.nnum, self.nstate, self.nvalue, self.nvisit)
 
     @property
+    def bound_arrays(self) -> Arrays:
+        """Per node (``solver`` only): the lowest and highest final margin still possible for
+        its side to move."""
+        return (self.nlow, self.nhigh)
+
+    @property
     def edge_arrays(self) -> Arrays:
         """Per edge: move, prior, visits N, total value W, child node."""
         return (self.emove, self.eprior, self.en, self.ew, self.echild)
@@ -89,15 +107,15 @@ class TreePool:
 
     def reset(self, p: np.ndarray, o: np.ndarray, which: np.ndarray) -> None:
         """Start fresh trees rooted at ``(p[g], o[g])`` for the games where ``which`` is true."""
-        reset_trees(self.np_, self.no_, self.nstate, self.nvisit, self.ncount, self.ecount,
-                    self.sims, p, o, which)  # fmt: skip
+        reset_trees(self.np_, self.no_, self.nstate, self.nvisit, self.nlow, self.nhigh,
+                    self.ncount, self.ecount, self.sims, p, o, which)  # fmt: skip
 
 
 @njit(cache=True)
 def reset_trees(
-    np_: np.ndarray, no_: np.ndarray, nstate: np.ndarray, nvisit: np.ndarray,
-    ncount: np.ndarray, ecount: np.ndarray, sims: np.ndarray, p: np.ndarray, o: np.ndarray,
-    which: np.ndarray
+    np_: np.ndarray, no_: np.ndarray, nstate: np.ndarray, nvisit: np.ndarray, nlow: np.ndarray,
+    nhigh: np.ndarray, ncount: np.ndarray, ecount: np.ndarray, sims: np.ndarray, p: np.ndarray,
+    o: np.ndarray, which: np.ndarray
 ) -> None:  # fmt: skip
     for g in range(which.shape[0]):
         if which[g]:
@@ -105,6 +123,8 @@ def reset_trees(
             no_[g, 0] = o[g]
             nstate[g, 0] = UNEXPANDED
             nvisit[g, 0] = 0.0
+            nlow[g, 0] = -MARGIN_LIMIT
+            nhigh[g, 0] = MARGIN_LIMIT
             ncount[g] = 1
             ecount[g] = 0
             sims[g] = 0
@@ -140,17 +160,52 @@ def _revert(
 @njit(cache=True)
 def _terminal_value(p: np.uint64, o: np.uint64, mask: np.uint64, margin_weight: float) -> float:
     """A finished position's value for its mover: ``(1 - x) * sign + x * margin / squares``."""
-    margin = final_margin(p, o, mask)
+    return _margin_value(final_margin(p, o, mask), mask, margin_weight)
+
+
+@njit(cache=True)
+def _margin_value(margin: int, mask: np.uint64, margin_weight: float) -> float:
+    """The value of a final ``margin`` for the side it counts for, on the tree's scale."""
     sign = 1.0 if margin > 0 else -1.0 if margin < 0 else 0.0
     if margin_weight == 0.0:
         return sign
     return (1.0 - margin_weight) * sign + margin_weight * margin / popcount(mask)
 
 
+@njit(cache=True)
+def _child_bounds(child: int, g: int, nlow: np.ndarray, nhigh: np.ndarray) -> tuple[int, int]:
+    """The final margins a move can still lead to, for the side that plays it."""
+    if child < 0:
+        return -MARGIN_LIMIT, MARGIN_LIMIT
+    return -int(nhigh[g, child]), -int(nlow[g, child])
+
+
+@njit(cache=True)
+def _prove_up(
+    g: int, k: int, d: int, path_e: np.ndarray, path_n: np.ndarray, nfirst: np.ndarray,
+    nnum: np.ndarray, echild: np.ndarray, nlow: np.ndarray, nhigh: np.ndarray
+) -> None:  # fmt: skip
+    """After the leaf of descent ``(g, k)`` got its bounds, tighten those of the nodes above it:
+    a node is worth the best of its moves (negamax over the bounds); stops where nothing
+    changes."""
+    for j in range(d - 1, -1, -1):
+        node = path_n[g, k, j]
+        low = -MARGIN_LIMIT
+        high = -MARGIN_LIMIT
+        for e in range(nfirst[g, node], nfirst[g, node] + nnum[g, node]):
+            lo, hi = _child_bounds(echild[g, e], g, nlow, nhigh)
+            low = max(low, lo)
+            high = max(high, hi)
+        if low == nlow[g, node] and high == nhigh[g, node]:
+            return
+        nlow[g, node] = low
+        nhigh[g, node] = high
+
+
 def _select_leaves(
-    nodes: Arrays, edges: Arrays, leaves: Arrays, ncount: np.ndarray, sims: np.ndarray,
-    active: np.ndarray, target: int, k_leaves: int, cpuct: float, fpu: float, fpu_parent: bool,
-    vloss: float, mask: np.uint64, margin_weight: float
+    nodes: Arrays, bounds: Arrays, edges: Arrays, leaves: Arrays, ncount: np.ndarray,
+    sims: np.ndarray, active: np.ndarray, target: int, k_leaves: int, cpuct: float, fpu: float,
+    fpu_parent: bool, vloss: float, mask: np.uint64, margin_weight: float, solver: bool
 ) -> None:  # fmt: skip
     """Descend up to ``k_leaves`` times in each active tree; fill the leaf slots.
 
@@ -158,10 +213,13 @@ def _select_leaves(
     leaves minus ``fpu`` (Leela's first-play urgency: unexplored moves are assumed a little
     worse than the position, wherever the position stands).
 
-    Terminal nodes are backed up at once. A descent that meets a leaf already pending in this
-    round (a collision) undoes its virtual loss and ends that tree's round.
+    Terminal nodes are backed up at once, and with ``solver`` solved nodes too (their proved
+    value), while moves that cannot beat what their node already has proved are passed over;
+    a solved move's value is its proved one. A descent that meets a leaf already pending in
+    this round (a collision) undoes its virtual loss and ends that tree's round.
     """
     np_, no_, nfirst, nnum, nstate, nvalue, nvisit = nodes
+    nlow, nhigh = bounds
     emove, eprior, en, ew, echild = edges
     leaf_node, leaf_p, leaf_o, path_e, path_n, path_len = leaves
     n_games = active.shape[0]
@@ -179,6 +237,8 @@ def _select_leaves(
             d = 0
             stuck = False
             while nstate[g, node] == EXPANDED:
+                if solver and nlow[g, node] == nhigh[g, node]:
+                    break  # solved: backed up below as a finished game is
                 first = nfirst[g, node]
                 sq = np.sqrt(max(nvisit[g, node], 1.0))
                 best = -1e30
@@ -187,6 +247,12 @@ def _select_leaves(
                 for e in range(first, first + nnum[g, node]):
                     n = en[g, e]
                     q = ew[g, e] / n if n > 0.0 else unvisited
+                    if solver:
+                        lo, hi = _child_bounds(echild[g, e], g, nlow, nhigh)
+                        if hi <= nlow[g, node]:
+                            continue  # no better than what another move has proved
+                        if lo == hi:
+                            q = _margin_value(lo, mask, margin_weight)
                     u = q + cpuct * eprior[g, e] * sq / (1.0 + n)
                     if u > best:
                         best = u
@@ -208,6 +274,8 @@ def _select_leaves(
                         np_[g, child], no_[g, child] = play(p, o, m)
                     nstate[g, child] = UNEXPANDED
                     nvisit[g, child] = 0.0
+                    nlow[g, child] = -MARGIN_LIMIT
+                    nhigh[g, child] = MARGIN_LIMIT
                     echild[g, be] = child
                 en[g, be] += vloss
                 ew[g, be] -= vloss
@@ -227,6 +295,11 @@ def _select_leaves(
                     nstate[g, node] = TERMINAL
                     nvalue[g, node] = _terminal_value(p, o, mask, margin_weight)
                     st = TERMINAL
+                    if solver:
+                        margin = final_margin(p, o, mask)
+                        nlow[g, node] = margin
+                        nhigh[g, node] = margin
+                        _prove_up(g, k, d, path_e, path_n, nfirst, nnum, echild, nlow, nhigh)
                 else:
                     nstate[g, node] = PENDING
                     leaf_node[g, k] = node
@@ -236,6 +309,11 @@ def _select_leaves(
                     continue
             if st in (TERMINAL, LEAF_ONLY):
                 _backup(g, k, d, nvalue[g, node], vloss, path_e, path_n, en, ew, nvisit)
+                nvisit[g, node] += 1.0
+                sims[g] += 1
+            elif st == EXPANDED:  # solved (solver only)
+                v = _margin_value(int(nlow[g, node]), mask, margin_weight)
+                _backup(g, k, d, v, vloss, path_e, path_n, en, ew, nvisit)
                 nvisit[g, node] += 1.0
                 sims[g] += 1
             else:  # PENDING: another descent of this round already waits on this leaf
@@ -332,6 +410,27 @@ def add_root_noise(
             total += noise[i]
         for i in range(n):
             eprior[g, first + i] = (1.0 - eps) * eprior[g, first + i] + eps * noise[i] / total
+
+
+@njit(cache=True)
+def drop_disproved_root_moves(
+    nfirst: np.ndarray, nnum: np.ndarray, nstate: np.ndarray, emove: np.ndarray,
+    echild: np.ndarray, nlow: np.ndarray, nhigh: np.ndarray, mask: np.uint64,
+    margin_weight: float, out_visits: np.ndarray, out_q: np.ndarray
+) -> None:  # fmt: skip
+    """With ``solver``: zero the visits of root moves proved worse than another (at best what
+    the root already has for sure, and not sure of it), so the most visited move is never one
+    of them; a solved root's value is its proved one."""
+    for g in range(out_visits.shape[0]):
+        if nstate[g, 0] != EXPANDED:
+            continue
+        low = nlow[g, 0]
+        for e in range(nfirst[g, 0], nfirst[g, 0] + nnum[g, 0]):
+            lo, hi = _child_bounds(echild[g, e], g, nlow, nhigh)
+            if hi <= low and lo < low:
+                out_visits[g, emove[g, e]] = 0.0
+        if low == nhigh[g, 0]:
+            out_q[g] = _margin_value(int(low), mask, margin_weight)
 
 
 @njit(cache=True)
