@@ -7,6 +7,10 @@ scores. Several pairs of records (other seeds) pool into one estimate.
 
 Run: python benchmarks/paired.py OLD.jsonl NEW.jsonl [OLD2.jsonl NEW2.jsonl ...]
 
+`bitflip arena --db` files (`.db`) pair the same way: two databases of one player against the
+same opponent with the same `--seed` and `--openings`; the player is the side whose name is not
+in both (the opponent's is), so `mcts:net=A.pt,...` and `mcts:net=A.pt,...,solver=true` pair.
+
 Prints the number of paired games and NEW - OLD in points per 100 games with a 95% normal
 interval.
 """
@@ -33,8 +37,41 @@ def games(path: Path) -> dict[tuple[str, str], float]:
     return out
 
 
+def arena_games(path: Path, opponent: str) -> dict[tuple[str, str], float]:
+    """The player's points in each game of an arena database, by (opening, its colour); the
+    player is whoever meets ``opponent``."""
+    from bitflip.arena.store import Store
+
+    if not path.is_file():
+        raise ValueError(f"{path}: no such arena database")
+    out: dict[tuple[str, str], float] = {}
+    with Store(path) as store:
+        for g in store:
+            if opponent not in (g.black, g.white) or g.black == g.white:
+                continue
+            black = g.white == opponent
+            out[(g.opening, "black" if black else "white")] = g.score if black else 1 - g.score
+    return out
+
+
+def arena_names(path: Path) -> set[str]:
+    from bitflip.arena.store import Store
+
+    if not path.is_file():
+        raise ValueError(f"{path}: no such arena database")
+    with Store(path) as store:
+        return {name for g in store for name in (g.black, g.white)}
+
+
 def paired_differences(old: Path, new: Path) -> list[float]:
-    a, b = games(old), games(new)
+    if old.suffix == ".db" and new.suffix == ".db":
+        common = arena_names(old) & arena_names(new)
+        if len(common) != 1:
+            raise ValueError(f"{old} and {new} share {len(common)} players, not one opponent")
+        opponent = common.pop()
+        a, b = arena_games(old, opponent), arena_games(new, opponent)
+    else:
+        a, b = games(old), games(new)
     return [b[k] - a[k] for k in sorted(set(a) & set(b))]
 
 

@@ -249,8 +249,13 @@ def _select_leaves(
                     q = ew[g, e] / n if n > 0.0 else unvisited
                     if solver:
                         lo, hi = _child_bounds(echild[g, e], g, nlow, nhigh)
-                        if hi <= nlow[g, node]:
-                            continue  # no better than what another move has proved
+                        low = nlow[g, node]
+                        if hi < low or (hi == low and lo < hi):
+                            # No better than a move proved to reach ``low``. That move itself
+                            # stays in play: passing it over would leave the node's mean
+                            # value to its worse moves, an optimistic view of it for the
+                            # side that meets it.
+                            continue
                         if lo == hi:
                             q = _margin_value(lo, mask, margin_weight)
                     u = q + cpuct * eprior[g, e] * sq / (1.0 + n)
@@ -419,8 +424,8 @@ def drop_disproved_root_moves(
     margin_weight: float, out_visits: np.ndarray, out_q: np.ndarray
 ) -> None:  # fmt: skip
     """With ``solver``: zero the visits of root moves proved worse than another (at best what
-    the root already has for sure, and not sure of it), so the most visited move is never one
-    of them; a solved root's value is its proved one."""
+    the root already has for sure, and not sure of it), so the most visited move is none of
+    them; a solved root's value is its proved one."""
     for g in range(out_visits.shape[0]):
         if nstate[g, 0] != EXPANDED:
             continue
