@@ -70,7 +70,7 @@ def train_net(
     tc, size = cfg.train, cfg.net.size
     net.to(device).train()
     if opt is None:
-        opt = new_optimizer(net, cfg)
+        opt = _new_optimizer(net, cfg)
     v_sum = p_sum = s_sum = 0.0
     count = 0
     last: dict[str, float] = {}
@@ -114,7 +114,8 @@ def train_net(
     return last
 
 
-def new_optimizer(net: AZNet, cfg: RunConfig) -> torch.optim.Optimizer:
+def _new_optimizer(net: AZNet, cfg: RunConfig) -> torch.optim.Optimizer:
+    """A fresh Adam with the run's learning rate and weight decay."""
     return torch.optim.Adam(net.parameters(), lr=cfg.train.lr, weight_decay=cfg.train.weight_decay)
 
 
@@ -123,7 +124,7 @@ def _resumed_optimizer(
 ) -> torch.optim.Optimizer:
     """A fresh Adam, or under ``train.keep_optimizer`` one carrying on from ``state`` (the
     iteration before's); the config's learning rate and weight decay apply either way."""
-    opt = new_optimizer(net, cfg)
+    opt = _new_optimizer(net, cfg)
     if not cfg.train.keep_optimizer or state is None or not state.exists():
         return opt
     try:
@@ -131,7 +132,7 @@ def _resumed_optimizer(
     except (OSError, RuntimeError, ValueError, KeyError, pickle.UnpicklingError) as e:
         # The net it belongs to is intact; only the moment estimates start again.
         log(f"  {state}: unreadable optimizer state ({e}); a fresh Adam instead")
-        return new_optimizer(net, cfg)
+        return _new_optimizer(net, cfg)
     for group in opt.param_groups:
         group["lr"], group["weight_decay"] = cfg.train.lr, cfg.train.weight_decay
     return opt

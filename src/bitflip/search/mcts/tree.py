@@ -15,8 +15,8 @@ With ``solver`` on, every node also keeps bounds on its final margin, proved fro
 games the tree has reached (score-bounded MCTS: Cazenave and Saffidine 2010, the disc-margin
 form of Winands et al.'s MCTS-Solver). A node whose bounds meet is solved: descents stop there
 and back its exact value up, as at a finished game, and a move whose best outcome is no better
-than what another move already guarantees is not descended into again. No solver runs: only
-the tree's own visits prove anything.
+than what another move already guarantees is not descended into again (the move that
+guarantees it stays in play). No solver runs: only the tree's own visits prove anything.
 """
 
 from __future__ import annotations
