@@ -147,9 +147,11 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
         return done
     device = pick_device(cfg.device)
     parent = run.trained(iteration - 1) if iteration > 0 else None
-    opt_state: Path | None = run.optimizer_state(iteration - 1)
+    opt_state = None  # the optimiser goes on only with the net it trained
     if parent is None or not parent.exists():
-        parent, opt_state = run.best_net(), None
+        parent = run.best_net()
+    else:
+        opt_state = run.optimizer_state(iteration - 1)
     net = load_az_net(parent, device)
     opt = _resumed_optimizer(net, cfg, opt_state, device, log)
     first = max(0, iteration - cfg.train.window + 1)
@@ -173,7 +175,8 @@ def train_step(cfg: RunConfig, run: RunDir, iteration: int, log: Log = _quiet) -
         candidate = _average_candidate(cfg, run, iteration, path, log)
         record["average"] = candidate.name
     write_json(run.checkpoints / f"it{iteration:04d}.json", record)  # the step's commit
-    run.optimizer_state(iteration - 1).unlink(missing_ok=True)  # only the newest is needed
+    if opt_state is not None:
+        opt_state.unlink(missing_ok=True)  # only the newest is needed
     return candidate
 
 

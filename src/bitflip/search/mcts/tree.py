@@ -312,12 +312,10 @@ def _select_leaves(
                     leaf_o[g, k] = o
                     path_len[g, k] = d
                     continue
-            if st in (TERMINAL, LEAF_ONLY):
-                _backup(g, k, d, nvalue[g, node], vloss, path_e, path_n, en, ew, nvisit)
-                nvisit[g, node] += 1.0
-                sims[g] += 1
-            elif st == EXPANDED:  # solved (solver only)
-                v = _margin_value(int(nlow[g, node]), mask, margin_weight)
+            if st in (TERMINAL, LEAF_ONLY, EXPANDED):  # EXPANDED here: solved (solver only)
+                v = nvalue[g, node]
+                if st == EXPANDED:
+                    v = _margin_value(int(nlow[g, node]), mask, margin_weight)
                 _backup(g, k, d, v, vloss, path_e, path_n, en, ew, nvisit)
                 nvisit[g, node] += 1.0
                 sims[g] += 1
