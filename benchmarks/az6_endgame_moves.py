@@ -5,7 +5,8 @@ policy; positions with ``--min``-``--max`` empties and two or more moves, kept w
 ``--keep``). In each one the net's PUCT search (``--sims``, as the ``mcts`` agent) chooses a
 move once per ``--value-margin`` setting (how finished games in the tree are valued:
 ``(1 - x) * result + x * margin / 36``), and a full solve says whether the move is one of the
-best; ``--solver 0 1`` does it with and without the search's score bounds (``MCTSConfig.solver``).
+best; ``--solver 0 1`` does it with and without the search's score bounds (``MCTSConfig.solver``),
+``--cpuct`` at several exploration constants.
 The same positions for every setting, so the counts compare directly; with
 ``--positions-net`` the positions come from another net's policy, so that nets compare on the
 same positions too.
@@ -45,6 +46,8 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=400)
     ap.add_argument("--solver", type=int, nargs="+", choices=[0, 1], default=[0],
                     help="score bounds off (0), on (1) or both")  # fmt: skip
+    ap.add_argument("--cpuct", type=float, nargs="+", default=[1.5],
+                    help="exploration constants to search with (the agent: 1.5)")  # fmt: skip
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--min", type=int, default=2, help="fewest empties")
     ap.add_argument("--max", type=int, default=16, help="most empties")
@@ -65,16 +68,17 @@ def main() -> None:
         best.append({m for m in b.legal_moves if values[m] == max(values)})
     bands = [(lo, min(lo + 3, args.max)) for lo in range(args.min, args.max + 1, 4)]
     print(f"{args.net}: {len(boards)} positions, {args.sims} simulations")
-    for x, solver in ((x, bool(s)) for x in args.value_margin for s in args.solver):
+    settings = [(x, bool(s), c) for x in args.value_margin for s in args.solver for c in args.cpuct]
+    for x, solver, cpuct in settings:
         pv.value_margin = x
-        agent = MCTSAgent(sims=args.sims, policy_value=pv, seed=0, solver=solver)
+        agent = MCTSAgent(sims=args.sims, policy_value=pv, seed=0, solver=solver, cpuct=cpuct)
         kept = [agent.select_move(b) in ok for b, ok in zip(boards, best, strict=True)]
         empties = np.array([b.empties for b in boards])
         parts = []
         for lo, hi in bands:
             sel = [k for k, e in zip(kept, empties, strict=True) if lo <= e <= hi]
             parts.append(f"{lo}-{hi}: {sum(sel)}/{len(sel)}")
-        setting = f"value_margin {x}, solver {int(solver)}"
+        setting = f"value_margin {x}, solver {int(solver)}, cpuct {cpuct}"
         print(f"{setting}: kept {sum(kept)}/{len(kept)} ({', '.join(parts)})", flush=True)
 
 

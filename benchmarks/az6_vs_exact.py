@@ -43,6 +43,7 @@ def main() -> None:
     ap.add_argument("--net", default="builtin", help="net file (default: the shipped 6x6 one)")
     ap.add_argument("--sims", type=int, default=400)
     ap.add_argument("--exact", type=int, default=0, help="the agent's exact option (empties)")
+    ap.add_argument("--cpuct", type=float, help="the agent's cpuct (default: the agent's own)")
     ap.add_argument("--solve-from", type=int, default=14, help="full solves at <= N empties")
     ap.add_argument("--budget", type=float, default=600.0, help="seconds for the checks")
     ap.add_argument("--tt-mb", type=int, default=64, help="the solver's table (MB)")
@@ -54,6 +55,7 @@ def main() -> None:
     exact.TT_MB = args.tt_mb  # before the first solve makes the table
     spec = f"mcts:net={args.net},size=6,sims={args.sims}"
     spec += f",exact={args.exact}" if args.exact else ""
+    spec += f",cpuct={args.cpuct}" if args.cpuct is not None else ""
     b = Board(size=6)
     mask = np.uint64(b.geometry.mask)
     opening = b.side_bitboards()
