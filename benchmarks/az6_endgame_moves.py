@@ -23,10 +23,14 @@ import argparse
 import numpy as np
 from az6_value_accuracy import net_games
 
+from bitflip.cli._numbers import positive_float
 from bitflip.core.board import Board
 from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.exact import solve_moves
 from bitflip.search.mcts.agent import MCTSAgent
+
+AGENT_CPUCT = float(MCTSAgent.__init__.__kwdefaults__["cpuct"])
+"""The ``mcts`` agent's exploration constant, the default of ``--cpuct``."""
 
 
 def positions(pv: NetPolicyValue, args: argparse.Namespace) -> list[Board]:
@@ -46,8 +50,8 @@ def main() -> None:
     ap.add_argument("--sims", type=int, default=400)
     ap.add_argument("--solver", type=int, nargs="+", choices=[0, 1], default=[0],
                     help="score bounds off (0), on (1) or both")  # fmt: skip
-    ap.add_argument("--cpuct", type=float, nargs="+", default=[1.5],
-                    help="exploration constants to search with (the agent: 1.5)")  # fmt: skip
+    ap.add_argument("--cpuct", type=positive_float, nargs="+", default=[AGENT_CPUCT],
+                    help=f"exploration constants (the agent's: {AGENT_CPUCT})")  # fmt: skip
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--min", type=int, default=2, help="fewest empties")
     ap.add_argument("--max", type=int, default=16, help="most empties")

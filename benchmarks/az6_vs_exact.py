@@ -29,6 +29,7 @@ import time
 import numpy as np
 
 from bitflip.agents import make_agent
+from bitflip.cli._numbers import positive_float
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
 from bitflip.search import exact
@@ -43,7 +44,7 @@ def main() -> None:
     ap.add_argument("--net", default="builtin", help="net file (default: the shipped 6x6 one)")
     ap.add_argument("--sims", type=int, default=400)
     ap.add_argument("--exact", type=int, default=0, help="the agent's exact option (empties)")
-    ap.add_argument("--cpuct", type=float, help="the agent's cpuct (default: the agent's own)")
+    ap.add_argument("--cpuct", type=positive_float, help="the agent's cpuct (default: its own)")
     ap.add_argument("--solve-from", type=int, default=14, help="full solves at <= N empties")
     ap.add_argument("--budget", type=float, default=600.0, help="seconds for the checks")
     ap.add_argument("--tt-mb", type=int, default=64, help="the solver's table (MB)")
