@@ -6,7 +6,9 @@ policy; positions with ``--min``-``--max`` empties and two or more moves, kept w
 move once per ``--value-margin`` setting (how finished games in the tree are valued:
 ``(1 - x) * result + x * margin / 36``), and a full solve says whether the move is one of the
 best; ``--solver 0 1`` does it with and without the search's score bounds (``MCTSConfig.solver``),
-``--cpuct`` at several exploration constants.
+``--cpuct`` at several exploration constants, ``--leaves`` at several descents a round
+(the agent's batch of leaves, spread by virtual loss) and ``--symmetries`` with the net
+averaged over that many board symmetries.
 The same positions for every setting, so the counts compare directly; with
 ``--positions-net`` the positions come from another net's policy, so that nets compare on the
 same positions too.
@@ -23,14 +25,16 @@ import argparse
 import numpy as np
 from az6_value_accuracy import net_games
 
-from bitflip.cli._numbers import positive_float
+from bitflip.cli._numbers import positive_float, positive_int
 from bitflip.core.board import Board
-from bitflip.nn.policy_value import NetPolicyValue
+from bitflip.nn.policy_value import SYMMETRY_COUNTS, NetPolicyValue
 from bitflip.search.exact import solve_moves
 from bitflip.search.mcts.agent import MCTSAgent
 
 AGENT_CPUCT = float(MCTSAgent.__init__.__kwdefaults__["cpuct"])
 """The ``mcts`` agent's exploration constant, the default of ``--cpuct``."""
+AGENT_LEAVES = int(MCTSAgent.__init__.__kwdefaults__["leaves"])
+"""The ``mcts`` agent's descents a round, the default of ``--leaves``."""
 
 
 def positions(pv: NetPolicyValue, args: argparse.Namespace) -> list[Board]:
@@ -52,6 +56,15 @@ def main() -> None:
                     help="score bounds off (0), on (1) or both")  # fmt: skip
     ap.add_argument("--cpuct", type=positive_float, nargs="+", default=[AGENT_CPUCT],
                     help=f"exploration constants (the agent's: {AGENT_CPUCT})")  # fmt: skip
+    ap.add_argument(
+        "--leaves",
+        type=positive_int,
+        nargs="+",
+        default=[AGENT_LEAVES],
+        help="descents a round (default: the agent's)",
+    )
+    ap.add_argument("--symmetries", type=int, nargs="+", default=[1], choices=SYMMETRY_COUNTS,
+                    help="average the net over this many symmetries (1: plain)")  # fmt: skip
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--min", type=int, default=2, help="fewest empties")
     ap.add_argument("--max", type=int, default=16, help="most empties")
@@ -72,17 +85,25 @@ def main() -> None:
         best.append({m for m in b.legal_moves if values[m] == max(values)})
     bands = [(lo, min(lo + 3, args.max)) for lo in range(args.min, args.max + 1, 4)]
     print(f"{args.net}: {len(boards)} positions, {args.sims} simulations")
-    settings = [(x, bool(s), c) for x in args.value_margin for s in args.solver for c in args.cpuct]
-    for x, solver, cpuct in settings:
+    settings = [
+        (x, bool(s), c, n, k)
+        for x in args.value_margin for s in args.solver for c in args.cpuct for n in args.leaves
+        for k in args.symmetries
+    ]  # fmt: skip
+    for x, solver, cpuct, leaves, k in settings:
         pv.value_margin = x
-        agent = MCTSAgent(sims=args.sims, policy_value=pv, seed=0, solver=solver, cpuct=cpuct)
+        pv.symmetries = k
+        agent = MCTSAgent(
+            sims=args.sims, policy_value=pv, seed=0, solver=solver, cpuct=cpuct, leaves=leaves
+        )
         kept = [agent.select_move(b) in ok for b, ok in zip(boards, best, strict=True)]
         empties = np.array([b.empties for b in boards])
         parts = []
         for lo, hi in bands:
             sel = [k for k, e in zip(kept, empties, strict=True) if lo <= e <= hi]
             parts.append(f"{lo}-{hi}: {sum(sel)}/{len(sel)}")
-        setting = f"value_margin {x}, solver {int(solver)}, cpuct {cpuct}"
+        setting = f"value_margin {x}, solver {int(solver)}, cpuct {cpuct}, leaves {leaves}"
+        setting += f", symmetries {k}" if k != 1 else ""
         print(f"{setting}: kept {sum(kept)}/{len(kept)} ({', '.join(parts)})", flush=True)
 
 
