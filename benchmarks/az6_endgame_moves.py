@@ -6,9 +6,8 @@ policy; positions with ``--min``-``--max`` empties and two or more moves, kept w
 move once per ``--value-margin`` setting (how finished games in the tree are valued:
 ``(1 - x) * result + x * margin / 36``), and a full solve says whether the move is one of the
 best; ``--solver 0 1`` does it with and without the search's score bounds (``MCTSConfig.solver``),
-``--cpuct`` at several exploration constants, ``--leaves`` at several descents a round
-(the agent's batch of leaves, spread by virtual loss) and ``--symmetries`` with the net
-averaged over that many board symmetries.
+``--cpuct`` at several exploration constants and ``--leaves`` at several descents a round
+(the agent's batch of leaves, spread by virtual loss).
 The same positions for every setting, so the counts compare directly; with
 ``--positions-net`` the positions come from another net's policy, so that nets compare on the
 same positions too.
@@ -27,7 +26,7 @@ from az6_value_accuracy import net_games
 
 from bitflip.cli._numbers import positive_float, positive_int
 from bitflip.core.board import Board
-from bitflip.nn.policy_value import SYMMETRY_COUNTS, NetPolicyValue
+from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.exact import solve_moves
 from bitflip.search.mcts.agent import MCTSAgent
 
@@ -63,8 +62,6 @@ def main() -> None:
         default=[AGENT_LEAVES],
         help="descents a round (default: the agent's)",
     )
-    ap.add_argument("--symmetries", type=int, nargs="+", default=[1], choices=SYMMETRY_COUNTS,
-                    help="average the net over this many symmetries (1: plain)")  # fmt: skip
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--min", type=int, default=2, help="fewest empties")
     ap.add_argument("--max", type=int, default=16, help="most empties")
@@ -86,13 +83,11 @@ def main() -> None:
     bands = [(lo, min(lo + 3, args.max)) for lo in range(args.min, args.max + 1, 4)]
     print(f"{args.net}: {len(boards)} positions, {args.sims} simulations")
     settings = [
-        (x, bool(s), c, n, k)
+        (x, bool(s), c, n)
         for x in args.value_margin for s in args.solver for c in args.cpuct for n in args.leaves
-        for k in args.symmetries
     ]  # fmt: skip
-    for x, solver, cpuct, leaves, k in settings:
+    for x, solver, cpuct, leaves in settings:
         pv.value_margin = x
-        pv.symmetries = k
         agent = MCTSAgent(
             sims=args.sims, policy_value=pv, seed=0, solver=solver, cpuct=cpuct, leaves=leaves
         )
@@ -103,7 +98,6 @@ def main() -> None:
             sel = [k for k, e in zip(kept, empties, strict=True) if lo <= e <= hi]
             parts.append(f"{lo}-{hi}: {sum(sel)}/{len(sel)}")
         setting = f"value_margin {x}, solver {int(solver)}, cpuct {cpuct}, leaves {leaves}"
-        setting += f", symmetries {k}" if k != 1 else ""
         print(f"{setting}: kept {sum(kept)}/{len(kept)} ({', '.join(parts)})", flush=True)
 
 

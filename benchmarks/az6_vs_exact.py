@@ -46,7 +46,6 @@ def main() -> None:
     ap.add_argument("--exact", type=int, default=0, help="the agent's exact option (empties)")
     ap.add_argument("--cpuct", type=positive_float, help="the agent's cpuct (default: its own)")
     ap.add_argument("--leaves", type=positive_int, help="leaves a round (default: the agent's)")
-    ap.add_argument("--symmetries", type=int, choices=(1, 2, 4, 8), help="the agent's symmetries")
     ap.add_argument("--solve-from", type=int, default=14, help="full solves at <= N empties")
     ap.add_argument("--budget", type=float, default=600.0, help="seconds for the checks")
     ap.add_argument("--tt-mb", type=int, default=64, help="the solver's table (MB)")
@@ -60,7 +59,6 @@ def main() -> None:
     spec += f",exact={args.exact}" if args.exact else ""
     spec += f",cpuct={args.cpuct}" if args.cpuct is not None else ""
     spec += f",leaves={args.leaves}" if args.leaves is not None else ""
-    spec += f",symmetries={args.symmetries}" if args.symmetries is not None else ""
     b = Board(size=6)
     mask = np.uint64(b.geometry.mask)
     opening = b.side_bitboards()

@@ -18,6 +18,8 @@ ends in .gz); when that file exists, its positions and scores are used and nothi
 so nets can be compared later, on any machine:
 ``--labels benchmarks/results/az-8x8-ladder/probe-l10.json.gz`` holds the command above's 1,000
 positions (2 minutes of level 10). The first net is the reference of the paired differences.
+``--symmetries K`` probes each net averaged over the first K board symmetries (2, 4 or 8) as
+well: the mean of its values and priors over those orientations of each position.
 """
 
 from __future__ import annotations
@@ -30,10 +32,12 @@ from pathlib import Path
 
 import numpy as np
 
+from bitflip.core.arrays import transform_many
 from bitflip.core.board import Board, Color
 from bitflip.engine import Engine
 from bitflip.learn.az_rundir import RunDir
 from bitflip.learn.shards import read_shards
+from bitflip.nn.alphazero import symmetry_action_table
 from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.limits import Limit
 
@@ -76,8 +80,29 @@ def engine_scores(boards: list[Board], level: int) -> list[dict[int, float]]:
     return out
 
 
+class SymmetricNet:
+    """A net averaged over the first ``k`` symmetries of ``transform`` (a group for k = 1, 2,
+    4, 8): values averaged, each orientation's priors mapped back to the position's moves."""
+
+    def __init__(self, net: NetPolicyValue, k: int) -> None:
+        self.net, self.k = net, k
+        self.table = symmetry_action_table(net.size)  # [s, a]: where s sends action a
+
+    def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        n, size = len(p), self.net.size
+        syms = np.repeat(np.arange(self.k, dtype=np.int64), n)
+        tp = transform_many(np.tile(p, self.k), syms, size)
+        policy, values = self.net.evaluate(tp, transform_many(np.tile(o, self.k), syms, size))
+        columns = self.net._columns
+        mean = np.mean([policy[s * n : (s + 1) * n][:, columns][:, self.table[s]]
+                        for s in range(self.k)], axis=0)  # fmt: skip
+        out = np.zeros((n, policy.shape[1]), np.float32)
+        out[:, columns] = mean
+        return out, values.reshape(self.k, n).mean(axis=0)
+
+
 def probe(
-    net: NetPolicyValue, boards: list[Board], scores: list[dict[int, float]]
+    net: NetPolicyValue | SymmetricNet, boards: list[Board], scores: list[dict[int, float]]
 ) -> dict[str, np.ndarray]:
     """Print the discs a move that the net's value and policy choices give up; return them,
     position by position, for paired comparisons."""
@@ -128,6 +153,8 @@ def main() -> None:
     ap.add_argument("--level", type=int, default=10)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--labels", type=Path, help="the engine's scores (JSON or .json.gz)")
+    ap.add_argument("--symmetries", type=int, nargs="*", default=[], choices=(2, 4, 8),
+                    help="also probe each net averaged over this many symmetries")  # fmt: skip
     args = ap.parse_args()
     if args.labels and args.labels.exists():
         # Labelled before: its positions and scores, whatever made them.
@@ -152,15 +179,18 @@ def main() -> None:
             args.labels.write_bytes(gzip.compress(text) if args.labels.suffix == ".gz" else text)
     first: dict[str, np.ndarray] = {}
     for path in args.nets:
-        print(f"{path.name}:", flush=True)
-        lost = probe(NetPolicyValue.from_file(path, "cpu"), boards, scores)
-        if not first:
-            first = lost
-            continue
-        for head, v in lost.items():
-            d = v - first[head]
-            print(f"    {head} against {args.nets[0].name}: {d.mean():+.2f} +- "
-                  f"{1.96 * d.std() / np.sqrt(len(d)):.2f} discs a move", flush=True)  # fmt: skip
+        plain = NetPolicyValue.from_file(path, "cpu")
+        for k in [1, *args.symmetries]:
+            print(f"{path.name}" + (f", averaged over {k} symmetries:" if k > 1 else ":"))
+            lost = probe(plain if k == 1 else SymmetricNet(plain, k), boards, scores)
+            if not first:
+                first = lost
+                continue
+            for head, v in lost.items():
+                d = v - first[head]
+                half = 1.96 * d.std() / np.sqrt(len(d))
+                print(f"    {head} against {args.nets[0].name}: {d.mean():+.2f} +- "
+                      f"{half:.2f} discs a move", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -28,7 +28,6 @@ def mcts_agent(
     fpu: float = 0.0,
     fpu_parent: bool = False,
     solver: bool = False,
-    symmetries: int = 1,
 ) -> MCTSAgent:
     """The agent of spec ``mcts:...`` (registered in :mod:`bitflip.agents`).
 
@@ -53,20 +52,14 @@ def mcts_agent(
         fpu_parent: unvisited moves are worth the position's net value minus ``fpu``.
         solver: prove score bounds from the finished games the tree reaches (solved positions
             take their exact value, moves proved worse are never played); no solver is called.
-        symmetries: average the net over this many board symmetries (1, 2, 4 or 8), all in
-            one forward pass: better values for that many times the positions a pass.
     """
     policy_value: PolicyValueFn | None = None
-    if net is None and symmetries != 1:
-        raise AgentSpecError("symmetries averages a net: give net=FILE (or net=builtin)")
     if net is not None:
         from bitflip.nn.agents import shipped_az_net
-        from bitflip.nn.policy_value import SYMMETRY_COUNTS, NetPolicyValue
+        from bitflip.nn.policy_value import NetPolicyValue
 
         path = str(shipped_az_net(size)) if net == "builtin" else str(net)
-        if symmetries not in SYMMETRY_COUNTS:
-            raise AgentSpecError(f"symmetries must be one of {SYMMETRY_COUNTS}, not {symmetries}")
-        policy_value = NetPolicyValue.from_file(path, device, symmetries=symmetries)
+        policy_value = NetPolicyValue.from_file(path, device)
         if value_margin is not None:
             if not 0.0 <= float(value_margin) <= 1.0:
                 raise AgentSpecError(f"value_margin must be in [0, 1], not {value_margin}")
@@ -81,7 +74,6 @@ def mcts_agent(
     name += f",fpu={fpu}" if fpu != 0.0 else ""
     name += ",fpu_parent=true" if fpu_parent else ""
     name += ",solver=true" if solver else ""
-    name += f",symmetries={symmetries}" if symmetries != 1 else ""
     return MCTSAgent(
         sims=sims, policy_value=policy_value, cpuct=cpuct, leaves=leaves, rollouts=rollouts,
         size=size, seed=seed, name=name, root=root, gumbel_m=gumbel_m, exact=exact, fpu=fpu,

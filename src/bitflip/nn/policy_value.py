@@ -13,16 +13,10 @@ from typing import Any
 import numpy as np
 import torch
 
-from bitflip.core.arrays import transform_many
-from bitflip.nn.alphazero import AZNet, action_squares, encode, symmetry_action_table
+from bitflip.nn.alphazero import AZNet, action_squares, encode
 from bitflip.nn.checkpoint import load_az_model
 from bitflip.nn.device import pick_device
 from bitflip.nn.threads import forward_macs, threads_for_batch, torch_threads
-
-SYMMETRY_COUNTS = (1, 2, 4, 8)
-"""How many board symmetries a net may be averaged over: the first 1, 2, 4 or all 8 of
-:func:`bitflip.core.bitboard.transform` (each a group, so the average is exactly invariant
-under it: none, the mirror, mirror and flip, all)."""
 
 
 class NetPolicyValue:
@@ -31,12 +25,6 @@ class NetPolicyValue:
     ``value_margin`` is how the net's own run valued finished games in its search (``(1 - x) *
     result + x * margin / squares``, ``mcts.value_margin`` in its file's lineage; 0 when not
     recorded): a search with this net does the same (``MCTSConfig.value_margin``).
-
-    ``symmetries`` > 1 evaluates every position under that many board symmetries in the same
-    pass and averages the net's values and (mapped back) priors: a net trained on augmented
-    positions makes errors that differ between orientations of one position, and the mean
-    cancels part of them, for ``symmetries`` times the positions a pass
-    (``benchmarks/az_curve.md``, the eleventh session).
     """
 
     def __init__(
@@ -45,43 +33,31 @@ class NetPolicyValue:
         device: str | torch.device = "cpu",
         max_batch: int = 4096,
         value_margin: float = 0.0,
-        symmetries: int = 1,
     ):
-        if symmetries not in SYMMETRY_COUNTS:
-            raise ValueError(f"symmetries must be one of {SYMMETRY_COUNTS}, not {symmetries!r}")
         self.net = net.to(device).eval()
         self.value_margin = value_margin
-        self.symmetries = symmetries
         self.device = torch.device(device)
         self.size = net.config.size
         self.max_batch = max_batch
         self._columns = action_squares(self.size)
-        self._sym_actions = symmetry_action_table(self.size)  # [s, a]: action a under s
         self.calls = 0
         self.positions = 0
         self._macs = forward_macs(self.net, self.size)  # sizes a call's torch threads
 
     @classmethod
-    def from_file(
-        cls, path: str | Path, device: str = "auto", symmetries: int = 1
-    ) -> NetPolicyValue:
+    def from_file(cls, path: str | Path, device: str = "auto") -> NetPolicyValue:
         dev = pick_device(device)
         loaded = load_az_model(path, dev)
         assert isinstance(loaded.model, AZNet)
-        margin = trained_value_margin(loaded.lineage)
-        return cls(loaded.model, dev, value_margin=margin, symmetries=symmetries)
+        return cls(loaded.model, dev, value_margin=trained_value_margin(loaded.lineage))
 
     @torch.inference_mode()
     def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n = p.shape[0]
         policy = np.zeros((n, 65), np.float32)
         values = np.zeros(n, np.float32)
-        batch = min(n * self.symmetries, self.max_batch)
-        with torch_threads(threads_for_batch(batch, self._macs, self.device)):
-            if self.symmetries == 1:
-                self._forward(p, o, policy, values)
-            else:
-                self._forward_symmetric(p, o, policy, values)
+        with torch_threads(threads_for_batch(min(n, self.max_batch), self._macs, self.device)):
+            self._forward(p, o, policy, values)
         self.calls += 1
         self.positions += n
         return policy, values
@@ -99,29 +75,6 @@ class NetPolicyValue:
             probs = torch.softmax(logits.float(), dim=1).cpu().numpy()
             policy[sl][:, self._columns] = probs
             values[sl] = v.float().cpu().numpy()
-
-    def _forward_symmetric(
-        self, p: np.ndarray, o: np.ndarray, policy: np.ndarray, values: np.ndarray
-    ) -> None:
-        """:meth:`_forward` averaged over the first ``symmetries`` symmetries, all of a
-        position's orientations in one pass (``max_batch`` positions a pass in all)."""
-        k, table = self.symmetries, self._sym_actions
-        step = max(1, self.max_batch // k)
-        for start in range(0, p.shape[0], step):
-            sl = slice(start, start + step)
-            n = p[sl].shape[0]
-            syms = np.repeat(np.arange(k, dtype=np.int64), n)
-            tp = transform_many(np.tile(p[sl], k), syms, self.size)
-            to = transform_many(np.tile(o[sl], k), syms, self.size)
-            planes, legal = encode(tp, to, self.size)
-            x = torch.from_numpy(planes).to(self.device, non_blocking=True)
-            m = torch.from_numpy(legal).to(self.device, non_blocking=True)
-            logits, v = self.net(x, m)
-            probs = torch.softmax(logits.float(), dim=1).cpu().numpy().reshape(k, n, -1)
-            # Move a of the position is action table[s, a] of its orientation s.
-            mean = np.mean([probs[s][:, table[s]] for s in range(k)], axis=0)
-            policy[sl][:, self._columns] = mean
-            values[sl] = v.float().cpu().numpy().reshape(k, n).mean(axis=0)
 
 
 def trained_value_margin(lineage: dict[str, Any]) -> float:
