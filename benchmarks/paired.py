@@ -55,7 +55,13 @@ def arena_games(path: Path, opponent: str) -> dict[tuple[str, str], float]:
 
 
 def arena_names(path: Path) -> set[str]:
-    from bitflip.arena.store import Store
+    try:
+        from bitflip.arena.store import Store
+    except ModuleNotFoundError:  # run by a python without bitflip: say how instead of a traceback
+        raise ValueError(
+            f"{path}: arena databases need bitflip: run with the venv's python (.venv/bin/python)"
+            " or PYTHONPATH=src"
+        ) from None
 
     if not path.is_file():
         raise ValueError(f"{path}: no such arena database")
