@@ -55,13 +55,8 @@ def main() -> None:
                     help="score bounds off (0), on (1) or both")  # fmt: skip
     ap.add_argument("--cpuct", type=positive_float, nargs="+", default=[AGENT_CPUCT],
                     help=f"exploration constants (the agent's: {AGENT_CPUCT})")  # fmt: skip
-    ap.add_argument(
-        "--leaves",
-        type=positive_int,
-        nargs="+",
-        default=[AGENT_LEAVES],
-        help="descents a round (default: the agent's)",
-    )
+    ap.add_argument("--leaves", type=positive_int, nargs="+", default=[AGENT_LEAVES],
+                    help=f"descents a round (the agent's: {AGENT_LEAVES})")  # fmt: skip
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--min", type=int, default=2, help="fewest empties")
     ap.add_argument("--max", type=int, default=16, help="most empties")

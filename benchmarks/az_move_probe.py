@@ -37,7 +37,7 @@ from bitflip.core.board import Board, Color
 from bitflip.engine import Engine
 from bitflip.learn.az_rundir import RunDir
 from bitflip.learn.shards import read_shards
-from bitflip.nn.alphazero import symmetry_action_table
+from bitflip.nn.alphazero import action_squares, symmetry_action_table
 from bitflip.nn.policy_value import NetPolicyValue
 from bitflip.search.limits import Limit
 
@@ -87,17 +87,17 @@ class SymmetricNet:
     def __init__(self, net: NetPolicyValue, k: int) -> None:
         self.net, self.k = net, k
         self.table = symmetry_action_table(net.size)  # [s, a]: where s sends action a
+        self.columns = action_squares(net.size)  # the policy's column of each action
 
     def evaluate(self, p: np.ndarray, o: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         n, size = len(p), self.net.size
         syms = np.repeat(np.arange(self.k, dtype=np.int64), n)
         tp = transform_many(np.tile(p, self.k), syms, size)
         policy, values = self.net.evaluate(tp, transform_many(np.tile(o, self.k), syms, size))
-        columns = self.net._columns
-        mean = np.mean([policy[s * n : (s + 1) * n][:, columns][:, self.table[s]]
+        mean = np.mean([policy[s * n : (s + 1) * n][:, self.columns][:, self.table[s]]
                         for s in range(self.k)], axis=0)  # fmt: skip
         out = np.zeros((n, policy.shape[1]), np.float32)
-        out[:, columns] = mean
+        out[:, self.columns] = mean
         return out, values.reshape(self.k, n).mean(axis=0)
 
 

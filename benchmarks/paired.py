@@ -20,8 +20,12 @@ from __future__ import annotations
 import argparse
 import math
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from match_errors import match_games
+
+if TYPE_CHECKING:
+    from bitflip.arena.store import Store
 
 POINTS = {"W": 1.0, "D": 0.5, "L": 0.0}
 
@@ -37,15 +41,26 @@ def games(path: Path) -> dict[tuple[str, str], float]:
     return out
 
 
+def open_store(path: Path) -> Store:
+    """The arena database at ``path`` (ValueError, one line, when it is missing or when this
+    python cannot import bitflip)."""
+    try:
+        from bitflip.arena.store import Store
+    except ModuleNotFoundError:  # run by a python without bitflip: say how instead of a traceback
+        raise ValueError(
+            f"{path}: arena databases need bitflip: run with the venv's python (.venv/bin/python)"
+            " or PYTHONPATH=src"
+        ) from None
+    if not path.is_file():
+        raise ValueError(f"{path}: no such arena database")
+    return Store(path)
+
+
 def arena_games(path: Path, opponent: str) -> dict[tuple[str, str], float]:
     """The player's points in each game of an arena database, by (opening, its colour); the
     player is whoever meets ``opponent``."""
-    from bitflip.arena.store import Store
-
-    if not path.is_file():
-        raise ValueError(f"{path}: no such arena database")
     out: dict[tuple[str, str], float] = {}
-    with Store(path) as store:
+    with open_store(path) as store:
         for g in store:
             if opponent not in (g.black, g.white) or g.black == g.white:
                 continue
@@ -55,17 +70,7 @@ def arena_games(path: Path, opponent: str) -> dict[tuple[str, str], float]:
 
 
 def arena_names(path: Path) -> set[str]:
-    try:
-        from bitflip.arena.store import Store
-    except ModuleNotFoundError:  # run by a python without bitflip: say how instead of a traceback
-        raise ValueError(
-            f"{path}: arena databases need bitflip: run with the venv's python (.venv/bin/python)"
-            " or PYTHONPATH=src"
-        ) from None
-
-    if not path.is_file():
-        raise ValueError(f"{path}: no such arena database")
-    with Store(path) as store:
+    with open_store(path) as store:
         return {name for g in store for name in (g.black, g.white)}
 
 
