@@ -5,9 +5,10 @@ Run from the repository root:
 the bench positions plus FFO #1 and #40; ``--spec 15,20,91`` adds settings of your own
 (midgame depth, exact solve from, ProbCut confidence in percent, 0 for none), and ``--wthor
 FILE --positions N`` times them on N positions of that WTHOR file's games instead (26-50
-empties: midgame moves, where the settings differ). Each position is searched from a fresh
-table, as a game move would be. Prints a Markdown table of mean and maximum CPU (process)
-seconds, and wall seconds, since shared machines make both matter.
+empties: midgame moves, where the settings differ; ``--empties LO HI`` for others). Each
+position is searched from a fresh table, as a game move would be. Prints a Markdown table of
+mean and maximum CPU (process) seconds, and wall seconds, since shared machines make both
+matter.
 """
 
 from __future__ import annotations
@@ -83,13 +84,15 @@ def main() -> None:
     ap.add_argument("--wthor", type=Path, help="time positions of this .wtb file's games")
     ap.add_argument("--positions", type=int, default=60, help="how many, with --wthor")
     ap.add_argument("--seed", type=int, default=5, help="which, with --wthor")
+    ap.add_argument("--empties", type=int, nargs=2, default=[26, 50], metavar=("LO", "HI"),
+                    help="with --wthor, positions at LO to HI empties (default 26 50)")  # fmt: skip
     ap.add_argument("--threads", type=int, default=1, help="search threads (wall time then counts)")
     args = ap.parse_args()
     if args.positions < 1:
         ap.error(f"--positions must be at least 1, not {args.positions}")
     if args.wthor is not None:
         try:
-            positions = wthor_positions(args.wthor, args.positions, args.seed)
+            positions = wthor_positions(args.wthor, args.positions, args.seed, *args.empties)
         except (OSError, ValueError) as exc:
             ap.error(f"--wthor {args.wthor}: {exc}")
     else:
