@@ -90,11 +90,16 @@ def main() -> None:
     args = ap.parse_args()
     if args.positions < 1:
         ap.error(f"--positions must be at least 1, not {args.positions}")
+    lo, hi = args.empties
+    if not 1 <= lo <= hi <= 59:
+        ap.error(f"--empties wants 1 <= LO <= HI <= 59, not {lo} {hi}")
     if args.wthor is not None:
         try:
-            positions = wthor_positions(args.wthor, args.positions, args.seed, *args.empties)
+            positions = wthor_positions(args.wthor, args.positions, args.seed, lo, hi)
         except (OSError, ValueError) as exc:
             ap.error(f"--wthor {args.wthor}: {exc}")
+        if not positions:
+            ap.error(f"--wthor {args.wthor}: no game has a position at {lo}-{hi} empties")
     else:
         positions = bench_positions(args.ffo)
     runs = [(f"{level}", level_spec(level)) for level in args.levels]
