@@ -157,3 +157,28 @@ def test_labels_with_games_fit_on_both(shared_data: Path, tmp_path: Path) -> Non
     # Labels alone: only the 30 labelled positions.
     alone = fit_data(replace(games_only, labels=str(labels)), None, print)
     assert len(alone.train) + len(alone.test) == 30
+
+
+def test_card_of_a_fit_on_games_and_labels_counts_the_game_files(
+    shared_data: Path, tmp_path: Path
+) -> None:
+    pos = random_positions(30, seed=6)
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    np.savez(
+        labels / "labels-k-00000.npz",
+        p=np.array([a for a, _ in pos], dtype=np.uint64),
+        o=np.array([b for _, b in pos], dtype=np.uint64),
+        game=np.arange(30, dtype=np.int32),
+        score=np.full(30, 3.0, dtype=np.float32),
+    )
+    cfg = tmp_path / "p.toml"
+    cfg.write_text(
+        f'[patterns]\nwthor = "{shared_data / "wthor" / "WTH_2001.wtb"}"\nmax_games = 40\n'
+        f'epochs = 1\nholdout = 0.3\nlabels = "{labels}"\nwith_games = true\n'
+        f'out = "{tmp_path / "fit"}"\n'
+    )  # fmt: skip
+    assert main(["train", "patterns", "--config", str(cfg)]) == 0
+    card = next((tmp_path / "fit").glob("patterns-*.md")).read_text()
+    # The labels folder is the card's second source, not a 2nd WTHOR file.
+    assert "1 WTHOR file (WTH_2001.wtb .. WTH_2001.wtb) and the search labels in" in card

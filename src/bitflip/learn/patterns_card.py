@@ -47,10 +47,12 @@ def model_card(weights: PatternWeights, r: FitResult, cfg: PatternsFitConfig) ->
     rows = "\n".join(f"| {k} | {v:.2f} |" for k, v in r.mae_by_empties.items())
     cfg_lines = "\n".join(f"{k} = {json.dumps(v)}" for k, v in asdict(cfg).items())
     data = weights.lineage.get("data", [])
-    data_list = data if isinstance(data, list) else []
+    # The lineage lists the labels folder after the games' files; only .wtb files are games.
+    names = [str(f) for f in data] if isinstance(data, list) else []
+    wtb = [f for f in names if f.lower().endswith(".wtb")]
     games = (
-        f"{len(data_list)} WTHOR files ({data_list[0] if data_list else '-'} .. "
-        f"{data_list[-1] if data_list else '-'})"
+        f"{len(wtb)} WTHOR file{'' if len(wtb) == 1 else 's'} "
+        f"({wtb[0] if wtb else '-'} .. {wtb[-1] if wtb else '-'})"
     )
     labels = f"the search labels in {cfg.labels} (positions off the lines of WTHOR games)"
     if not cfg.labels:
