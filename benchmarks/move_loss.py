@@ -178,7 +178,8 @@ class Positions:
     def save(self) -> None:
         if self.path:
             data = json.dumps(self.cache).encode()
-            self.path.write_bytes(gzip.compress(data) if self.path.suffix == ".gz" else data)
+            packed = gzip.compress(data, mtime=0) if self.path.suffix == ".gz" else data
+            self.path.write_bytes(packed)  # mtime 0: an unchanged cache keeps its bytes
 
 
 def mean_ci(xs: list[float]) -> tuple[float, float]:
