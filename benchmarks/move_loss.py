@@ -40,8 +40,8 @@ from level_times import wthor_positions
 from time_to_depth import ggf
 
 from bitflip.core.bitboard import FULL, legal_moves, play, popcount
+from bitflip.core.geometry import geometry
 from bitflip.engine import load_engine_evaluation
-from bitflip.eval.evaluator import load_evaluation
 from bitflip.search import exact
 from bitflip.search.driver import Searcher
 from bitflip.search.exact import solve
@@ -64,7 +64,7 @@ class BitflipPlayer:
     """bitflip's searcher at a fixed depth, from a fresh table a position."""
 
     def __init__(self, depth: int, sel: int, evaluation: str) -> None:
-        ev = load_engine_evaluation() if evaluation == "default" else load_evaluation(evaluation)
+        ev = load_engine_evaluation(evaluation)
         self.searcher = Searcher(ev, tt_mb=64, mpc=load_table(ev.name))
         self.plan = SearchPlan(max_depth=depth, probcut_t=probcut_t(sel or None))
         label = "" if evaluation == "default" else f", {Path(evaluation).name}"
@@ -103,9 +103,8 @@ class NTestPlayer:
         self._send("go")
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
-            if line.startswith("==="):
-                coord = line.split()[1].split("/")[0].lower()
-                return (ord(coord[0]) - ord("a")) + 8 * (int(coord[1]) - 1)
+            if line.startswith("==="):  # "=== E3/-0.18/0.06": move, value, seconds
+                return geometry(8).parse_square(line.split()[1].split("/")[0])
         raise RuntimeError("NTest closed its output")
 
     def close(self) -> None:
@@ -117,14 +116,17 @@ def make_player(spec: str, ntest_dir: Path) -> Player:
     kind, _, rest = spec.partition(":")
     fields = rest.split(":") if rest else []
     try:
-        if kind == "bitflip" and 1 <= len(fields) <= 3:
-            depth = int(fields[0])
-            sel = int(fields[1]) if len(fields) > 1 else 0
-            return BitflipPlayer(depth, sel, fields[2] if len(fields) > 2 else "default")
-        if kind == "ntest" and len(fields) == 1:
-            return NTestPlayer(int(fields[0]), ntest_dir)
+        numbers = [int(x) for x in fields[:2]]
     except ValueError:
-        pass
+        numbers = []
+    if kind == "bitflip" and 1 <= len(fields) <= 3 and len(numbers) == min(len(fields), 2):
+        evaluation = fields[2] if len(fields) > 2 else "default"
+        try:
+            return BitflipPlayer(numbers[0], numbers[1] if len(numbers) > 1 else 0, evaluation)
+        except (OSError, ValueError) as exc:  # a missing or foreign weights file, a bad name
+            raise SystemExit(f"move_loss.py: player {spec!r}: {exc}") from None
+    if kind == "ntest" and len(fields) == 1 and len(numbers) == 1:
+        return NTestPlayer(numbers[0], ntest_dir)
     raise SystemExit(f"move_loss.py: bad player {spec!r} (bitflip:DEPTH[:SEL[:EVAL]], ntest:DEPTH)")
 
 
@@ -138,6 +140,18 @@ class Position:
     margin after each move a player chose (solved when first asked for)."""
 
 
+def read_cache(path: Path) -> dict[str, dict[str, int]]:
+    """A cache this script wrote (SystemExit, one line, for anything else)."""
+    try:
+        data = path.read_bytes()
+        cache = json.loads(gzip.decompress(data) if path.suffix == ".gz" else data)
+    except (OSError, EOFError, ValueError) as exc:  # gzip's BadGzipFile is an OSError
+        raise SystemExit(f"move_loss.py: --cache {path}: not a cache file ({exc})") from None
+    if not isinstance(cache, dict) or not all(isinstance(v, dict) for v in cache.values()):
+        raise SystemExit(f"move_loss.py: --cache {path}: not a cache of this script")
+    return cache
+
+
 class Positions:
     """Positions of the WTHOR file's games with their exact values, cached in a JSON file."""
 
@@ -145,11 +159,13 @@ class Positions:
         self.path: Path | None = args.cache
         self.cache: dict[str, dict[str, int]] = {}
         if self.path and self.path.is_file():
-            data = self.path.read_bytes()
-            self.cache = json.loads(gzip.decompress(data) if self.path.suffix == ".gz" else data)
+            self.cache = read_cache(self.path)
         lo, hi = args.empties
         # Twice as many drawn as wanted: positions with one legal move are dropped.
-        drawn = wthor_positions(args.wthor, 2 * args.positions, args.seed, lo, hi)
+        try:
+            drawn = wthor_positions(args.wthor, 2 * args.positions, args.seed, lo, hi)
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"move_loss.py: --wthor {args.wthor}: {exc}") from None
         self.items: list[Position] = []
         for p, o in drawn:
             if popcount(np.uint64(legal_moves(np.uint64(p), np.uint64(o), FULL))) < 2:
@@ -200,6 +216,8 @@ def main() -> None:
     ap.add_argument("--ntest", type=Path, default=NTEST_DIR, help="NTest's run directory")
     ap.add_argument("--base", type=int, default=1, help="pair every player with the BASE-th")
     args = ap.parse_args()
+    if args.positions < 1:
+        ap.error(f"--positions must be at least 1, not {args.positions}")
     lo, hi = args.empties
     if not 1 <= lo <= hi <= 30:
         ap.error(f"--empties wants 1 <= LO <= HI <= 30 (exact solves), not {lo} {hi}")

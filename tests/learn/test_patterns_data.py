@@ -133,6 +133,20 @@ def test_missing_extra_data_is_named(tmp_path: Path) -> None:
         load_games(cfg)
 
 
+def _label_folder(folder: Path, seed: int, score: float) -> Path:
+    """A folder of one label chunk: 30 random positions, each labelled ``score``."""
+    pos = random_positions(30, seed=seed)
+    folder.mkdir()
+    np.savez(
+        folder / "labels-k-00000.npz",
+        p=np.array([a for a, _ in pos], dtype=np.uint64),
+        o=np.array([b for _, b in pos], dtype=np.uint64),
+        game=np.arange(30, dtype=np.int32),
+        score=np.full(30, score, dtype=np.float32),
+    )
+    return folder
+
+
 def test_labels_with_games_fit_on_both(shared_data: Path, tmp_path: Path) -> None:
     from bitflip.learn.patterns_data import fit_data
 
@@ -141,16 +155,7 @@ def test_labels_with_games_fit_on_both(shared_data: Path, tmp_path: Path) -> Non
     (tmp_path / "fit").mkdir()
     base = fit_data(games_only, None, lambda _: None)
     n_games = len(base.train) + len(base.test)
-    pos = random_positions(30, seed=5)
-    labels = tmp_path / "labels"
-    labels.mkdir()
-    np.savez(
-        labels / "labels-k-00000.npz",
-        p=np.array([a for a, _ in pos], dtype=np.uint64),
-        o=np.array([b for _, b in pos], dtype=np.uint64),
-        game=np.arange(30, dtype=np.int32),
-        score=np.full(30, 7.0, dtype=np.float32),
-    )
+    labels = _label_folder(tmp_path / "labels", seed=5, score=7.0)
     both = fit_data(replace(games_only, labels=str(labels), with_games=True), None, print)
     assert len(both.train) + len(both.test) == n_games + 30
     assert (np.concatenate([both.train.target, both.test.target]) == 7.0).sum() >= 30
@@ -162,16 +167,7 @@ def test_labels_with_games_fit_on_both(shared_data: Path, tmp_path: Path) -> Non
 def test_card_of_a_fit_on_games_and_labels_counts_the_game_files(
     shared_data: Path, tmp_path: Path
 ) -> None:
-    pos = random_positions(30, seed=6)
-    labels = tmp_path / "labels"
-    labels.mkdir()
-    np.savez(
-        labels / "labels-k-00000.npz",
-        p=np.array([a for a, _ in pos], dtype=np.uint64),
-        o=np.array([b for _, b in pos], dtype=np.uint64),
-        game=np.arange(30, dtype=np.int32),
-        score=np.full(30, 3.0, dtype=np.float32),
-    )
+    labels = _label_folder(tmp_path / "labels", seed=6, score=3.0)
     cfg = tmp_path / "p.toml"
     cfg.write_text(
         f'[patterns]\nwthor = "{shared_data / "wthor" / "WTH_2001.wtb"}"\nmax_games = 40\n'
