@@ -20,7 +20,8 @@ _BASE = {"core", "bitflip"}
 
 MAY_IMPORT: dict[str, set[str]] = {
     "core": set(),
-    "bitflip": {"core", "_kernel_cache"},
+    "bitflip": {"core", "_codegen", "_kernel_cache"},
+    "_codegen": set(),
     "_kernel_cache": set(),
     "_watchdog": set(),
     "_progress": set(),

@@ -9,11 +9,13 @@
 
 from __future__ import annotations
 
+from bitflip._codegen import tune_kernels_for_host
 from bitflip._kernel_cache import drop_stale_kernel_caches
 
+tune_kernels_for_host()
 drop_stale_kernel_caches()
 
-from bitflip.core.board import (  # noqa: E402 (the cache check must run before kernels load)
+from bitflip.core.board import (  # noqa: E402 (tuned and checked before kernels load)
     BLACK,
     WHITE,
     Board,
