@@ -16,7 +16,7 @@ from bitflip.eval.evaluator import (
     load_evaluation,
 )
 from bitflip.eval.firebrand import hand_firebrand_weights
-from bitflip.eval.patterns import LAYOUT, phase_map
+from bitflip.eval.patterns import LAYOUT, patterns_score, phase_map
 from bitflip.eval.weights import PatternWeights, shipped_pattern_file
 
 from ._positions import random_positions
@@ -60,7 +60,9 @@ def test_load_by_path(tmp_path: Path) -> None:
     fb = tmp_path / "fb.json"
     hand_firebrand_weights().save(fb)
     ev = load_evaluation(str(fb))
-    assert ev.name == "firebrand" and np.array_equal(ev.weights, hand_firebrand_weights().vector())
+    assert ev.name == "firebrand" and np.array_equal(
+        ev.weights, hand_firebrand_weights().vector().astype(np.float32)
+    )
     raw = np.zeros((2, LAYOUT.raw_stride), dtype=np.float32)
     raw[:, 0] = 3.0  # bias of 3 discs
     path = PatternWeights(raw, phase_map(2)).save(tmp_path)
@@ -100,3 +102,18 @@ def test_callable_from_a_search_kernel(name: str) -> None:
     o = np.array([b for _, b in pos], dtype=np.uint64)
     want = sum(int(evaluate(a, b, board_mask(8), ev.kind, ev.weights)) for a, b in pos)
     assert _sum_in_kernel(p, o, ev.kind, ev.weights) == want
+
+
+@pytest.mark.parametrize("name", [*KINDS, "default"])
+def test_weights_are_float32_and_summed_in_float64(name: str) -> None:
+    # float32 keeps a phase of the pattern tables in a 1 MB L2 cache; the sums must still be
+    # float64, or the scores would depend on the weights' type and not only on their values.
+    ev = load_evaluation(name)
+    assert ev.weights.dtype == np.float32 and ev.weights.flags.c_contiguous
+    mask = board_mask(8)
+    wide = ev.weights.astype(np.float64)  # the same values, read as float64
+    for p, o in random_positions(300, seed=5):
+        assert evaluate(p, o, mask, ev.kind, ev.weights) == evaluate(p, o, mask, ev.kind, wide)
+    if ev.kind == KIND_PATTERNS:
+        for p, o in random_positions(300, seed=6):
+            assert patterns_score(p, o, mask, ev.weights) == patterns_score(p, o, mask, wide)

@@ -254,13 +254,11 @@ def features_sum(
 ) -> float:
     """Sum of the feature tables' entries of (p, o); the tables begin at ``w[start]``."""
     f = feature_values(p, o, mask, moves_p, legal_moves(o, p, mask))
-    return float(
-        w[start + FEATURE_OFFSETS[0] + f[0]]
-        + w[start + FEATURE_OFFSETS[1] + f[1]]
-        + w[start + FEATURE_OFFSETS[2] + f[2]]
-        + w[start + FEATURE_OFFSETS[3] + f[3]]
-        + w[start + FEATURE_OFFSETS[4] + f[4]]
-    )
+    # Summed in float64 whatever the weights' type (float32 in searches).
+    s = 0.0
+    for i in range(len(FEATURE_OFFSETS)):
+        s += w[start + FEATURE_OFFSETS[i] + f[i]]
+    return s
 
 
 @kernel()

@@ -118,7 +118,7 @@ EG_PC_T = np.array([0.0, 1.0, 1.8, 0.0])
 """ProbCut confidence t of each selective rank (rank 3 is exact: no cut)."""
 
 
-@kernel("int64(uint64, uint64, uint64, int64, int64, int64, int64, float64[::1])")
+@kernel("int64(uint64, uint64, uint64, int64, int64, int64, int64, float32[::1])")
 def shallow_search(
     p: np.uint64,
     o: np.uint64,

@@ -29,7 +29,7 @@ class KernelState(NamedTuple):
     kind: int
     """The evaluation's kind (:mod:`bitflip.eval.evaluator`)."""
     weights: np.ndarray
-    """The evaluation's weights, ``float64[::1]``."""
+    """The evaluation's weights, ``float32[::1]`` (:class:`~bitflip.eval.evaluator.Evaluation`)."""
     ctl: np.ndarray
     """The control array: node count, stop flag, settings (:mod:`bitflip.search.control`)."""
     tt_keys: np.ndarray
@@ -57,7 +57,7 @@ _TABLE_DATA = types.Array(types.int64, 1, "A")
 _PER_PLY = types.Array(types.int64, 2, "C")
 _FIELD_TYPES = {
     "kind": types.int64,
-    "weights": types.Array(types.float64, 1, "C"),
+    "weights": types.Array(types.float32, 1, "C"),
     "ctl": types.Array(types.int64, 1, "C"),
     "tt_keys": _TABLE_KEYS,
     "tt_data": _TABLE_DATA,
