@@ -59,8 +59,8 @@ class Evaluation:
 
     def __post_init__(self) -> None:
         # float32 halves the tables a search reads at every leaf: a phase of the pattern tables
-        # is 0.67 MB instead of 1.34, so it stays in a 1 MB L2 cache (15-22% less time a move at
-        # the default level there; benchmarks/RESULTS-ntest.md, step 23). Sums stay float64.
+        # is 0.67 MB instead of 1.34, so it stays in a 1 MB L2 cache (the default level's games
+        # in 0.85x the time there; benchmarks/RESULTS-ntest.md, step 23). Sums stay float64.
         object.__setattr__(self, "weights", np.ascontiguousarray(self.weights, dtype=np.float32))
 
 
