@@ -146,7 +146,8 @@ DEFAULT_LEVEL = 14
 """The level a user gets without asking: answers in well under a second, and in games takes
 about the time NTest takes at depth 16 (1.13x; 44.1% of 800 games against it), and scores
 65.5% of 200 against Zebra at depth 11 at 0.81x its time (``benchmarks/RESULTS-ntest.md``, step
-9; 64.0% of 800 before in ``benchmarks/RESULTS-search.md``)."""
+9, an Intel VM; 64.0% of 800 before in ``benchmarks/RESULTS-search.md``). On an AMD Zen 3 VM:
+40.0% of 400 against NTest at 1.22-1.28x its time, 65.5% against Zebra at 1.02x (steps 23-24)."""
 
 
 MAX_EXTENDED_LEVEL = 60
