@@ -28,12 +28,12 @@ search leaves unexplained.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import time
 from pathlib import Path
 
 import numpy as np
+from match_errors import records
 
 from bitflip.core.bitboard import FULL
 from bitflip.core.board import Board
@@ -41,7 +41,7 @@ from bitflip.eval.evaluator import load_evaluation
 from bitflip.formats.wthor import read_wtb
 from bitflip.search.control import INF
 from bitflip.search.driver import Searcher
-from bitflip.search.probcut import ProbCutFit, params_path
+from bitflip.search.probcut import load_fits
 
 BANDS = ((20, 27), (28, 35), (36, 43), (44, 51))
 
@@ -76,12 +76,6 @@ def band_sigma(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
     return float(np.std(y - (a * x + b))), float(np.std(y))
 
 
-def fits_of(evaluation: str) -> list[ProbCutFit]:
-    """The shipped ProbCut fits of an evaluation (a line a depth)."""
-    doc = json.loads(params_path(evaluation).read_text())
-    return [ProbCutFit(**f) for f in doc["fits"]]
-
-
 def ntest_rows(folder: Path) -> list[list[int]]:
     rows: list[list[int]] = []
     for f in sorted(folder.glob("mpcJA_*.txt")):
@@ -93,7 +87,7 @@ def ntest_rows(folder: Path) -> list[list[int]]:
 def measure(args: argparse.Namespace, depths: list[int]) -> list[dict]:
     """Full-width values at ``depths`` of the sampled positions, a fresh table each."""
     searcher = Searcher(load_evaluation(args.eval), tt_mb=16)
-    records = []
+    found = []
     t0 = time.process_time()
     positions = wthor_positions(
         args.wthor, args.positions, args.min_empties, args.max_empties, args.seed
@@ -101,24 +95,18 @@ def measure(args: argparse.Namespace, depths: list[int]) -> list[dict]:
     for i, (p, o, e) in enumerate(positions):
         searcher.clear()
         values = {d: int(searcher.ctx.midgame(p, o, int(FULL), d, -INF, INF)) for d in depths}
-        records.append({"empties": e, "values": values})
+        found.append({"empties": e, "values": values})
         if (i + 1) % 20 == 0:
             print(f"{i + 1}/{len(positions)} positions, {time.process_time() - t0:.0f} CPU s")
-    return records
+    return found
 
 
 def read_values(path: Path) -> list[dict]:
     """Records of an ``--out`` file, gzipped or not (JSON made the depths strings: ints again)."""
-    if path.suffix == ".gz":
-        with gzip.open(path, "rt") as f:
-            text = f.read()
-    else:
-        text = path.read_text()
-    out = []
-    for line in text.splitlines():
-        r = json.loads(line)
-        out.append({"empties": r["empties"], "values": {int(k): v for k, v in r["values"].items()}})
-    return out
+    return [
+        {"empties": r["empties"], "values": {int(k): v for k, v in r["values"].items()}}
+        for r in records(path)
+    ]
 
 
 def main() -> None:
@@ -134,15 +122,27 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=None, help="values a position, JSON lines")
     ap.add_argument("--values", type=Path, default=None, help="an --out file to read, not search")
     args = ap.parse_args()
-    pairs = [tuple(int(v) for v in s.split(":")) for s in args.pairs]
+    try:
+        pairs = [(int(d), int(sd)) for d, sd in (s.split(":") for s in args.pairs)]
+    except ValueError:
+        ap.error(f"--pairs takes DEPTH:SHALLOW pairs such as 12:6, not {' '.join(args.pairs)}")
+    if not all(0 <= sd < d for d, sd in pairs):
+        ap.error("--pairs: each shallow depth must be below its depth (12:6)")
+    if args.values is None and args.wthor is None:
+        ap.error("give --wthor (positions to search) or --values (a saved --out file)")
+    nt = ntest_rows(args.ntest) if args.ntest else []
+    if args.ntest and not nt:
+        ap.error(f"--ntest {args.ntest}: no mpcJA_*.txt files there (NTest's coefficients folder)")
     depths = sorted({d for pair in pairs for d in pair})
 
-    records = measure(args, depths) if args.values is None else read_values(args.values)
+    try:
+        found = measure(args, depths) if args.values is None else read_values(args.values)
+    except (OSError, ValueError, KeyError) as e:
+        ap.error(f"{args.values or args.wthor}: {e}")
     if args.out:
-        args.out.write_text("".join(json.dumps(r) + "\n" for r in records))
+        args.out.write_text("".join(json.dumps(r) + "\n" for r in found))
 
-    shipped = {f.depth: f for f in fits_of("patterns")}
-    nt = ntest_rows(args.ntest) if args.ntest else []
+    shipped = {f.depth: f for f in load_fits("patterns") or []}
     print(
         "\n| depth / shallow | empties | bitflip: positions | sd, shipped line | shipped sigma"
         " | sd, band's line | / sd(v_d) | NTest: positions | sd, band's line | / sd(v_d) |"
@@ -150,7 +150,7 @@ def main() -> None:
     print("|---|---|---|---|---|---|---|---|---|---|")
     for d, sd in pairs:
         for lo, hi in BANDS:
-            sel = [r for r in records if lo <= r["empties"] <= hi and r["empties"] > d]
+            sel = [r for r in found if lo <= r["empties"] <= hi and r["empties"] > d]
             row = f"| {d} / {sd} | {lo}-{hi} | {len(sel)} |"
             if len(sel) >= 10 and d in shipped:
                 x = np.array([r["values"][sd] for r in sel], dtype=np.float64)

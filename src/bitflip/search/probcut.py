@@ -83,11 +83,16 @@ def params_path(evaluation: str) -> Path:
     return Path(str(resources.files("bitflip") / "data" / f"mpc-{evaluation}.json"))
 
 
-def load_table(evaluation: str) -> np.ndarray | None:
-    """The ProbCut table fitted for an evaluation, or None when it has none."""
+def load_fits(evaluation: str) -> list[ProbCutFit] | None:
+    """The ProbCut fits (a line a depth) of an evaluation, or None when it has none."""
     path = params_path(evaluation)
     if not path.is_file():
         return None
     doc = json.loads(path.read_text())
-    fits = [ProbCutFit(**f) for f in doc["fits"]]
-    return table_from_fits(fits)
+    return [ProbCutFit(**f) for f in doc["fits"]]
+
+
+def load_table(evaluation: str) -> np.ndarray | None:
+    """The ProbCut table fitted for an evaluation, or None when it has none."""
+    fits = load_fits(evaluation)
+    return None if fits is None else table_from_fits(fits)
