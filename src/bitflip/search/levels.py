@@ -147,7 +147,8 @@ DEFAULT_LEVEL = 14
 about the time NTest takes at depth 16 (1.13x; 44.1% of 800 games against it), and scores
 65.5% of 200 against Zebra at depth 11 at 0.81x its time (``benchmarks/RESULTS-ntest.md``, step
 9, an Intel VM; 64.0% of 800 before in ``benchmarks/RESULTS-search.md``). On an AMD Zen 3 VM:
-40.0% of 400 against NTest at 1.22-1.28x its time, 65.5% against Zebra at 1.02x (steps 23-24)."""
+40.0% of 400 against NTest (-70 Elo [-103, -39]) at 1.22-1.28x its time, 65.5% of 200 against
+Zebra (+111 [+61, +162]) at 1.02x (steps 23-24)."""
 
 
 MAX_EXTENDED_LEVEL = 60
