@@ -32,9 +32,13 @@ def test_fit_finds_a_noise_that_grows_as_the_empties_fall() -> None:
     e = rng.integers(20, 51, 4000)
     noise = 200 - 4 * (e - 40)  # 160 at 50 empties, 280 at 20
     y = x + rng.normal(0, 1, 4000) * noise
-    (f,) = fit({8: [(float(s), float(v), int(n)) for s, v, n in zip(x, y, e, strict=True)]})
+    samples = {8: [(float(s), float(v), int(n)) for s, v, n in zip(x, y, e, strict=True)]}
+    (f,) = fit(samples)
     assert f.sigma == pytest.approx(200, rel=0.06) and f.sigma_slope == pytest.approx(-4, abs=0.6)
     assert f.empties_ref == 40
+    (flat,) = fit(samples, flat_sigma=True)
+    assert flat.sigma == f.sigma and flat.sigma_slope == 0.0
+    assert np.all(flat.sigma_at(np.array([20.0, 40.0, 50.0])) == f.sigma)
 
 
 def test_sampled_positions_are_playable_middle_games() -> None:
@@ -63,6 +67,24 @@ def test_a_small_calibration_writes_a_table_the_search_reads(tmp_path: Path) -> 
         == 0
     )
     assert json.loads(out.read_text())["eval"] == "positional"
+    assert (
+        main(
+            [
+                "--eval",
+                "positional",
+                "--positions",
+                "10",
+                "--max-depth",
+                "3",
+                "--out",
+                str(out),
+                "--flat-sigma",
+            ]
+        )
+        == 0
+    )
+    flat = json.loads(out.read_text())
+    assert "--flat-sigma" in flat["how"] and all(f["sigma_slope"] == 0 for f in flat["fits"])
 
 
 def test_endgame_fit_predicts_exact_scores_from_the_shallow_search(

@@ -14,7 +14,7 @@ from bitflip.engine import Engine, load_engine_evaluation
 from bitflip.eval.evaluator import EVAL_SCALE, load_evaluation
 from bitflip.search.driver import Searcher, _predict, _proof_rank
 from bitflip.search.limits import Limit, SearchInfo
-from bitflip.search.plan import SearchPlan
+from bitflip.search.plan import SELECTIVE_WLD_SURE, SearchPlan
 
 
 @pytest.fixture(scope="module")
@@ -252,7 +252,12 @@ def test_selective_wld_empties_prove_likely_wins_with_probcut() -> None:
 
 @pytest.mark.parametrize(
     ("wld", "selective", "empties", "rank"),
-    [(22, 26, 22, 3), (22, 26, 23, 2), (22, 26, 24, 2), (22, 26, 25, 1), (22, 26, 26, 1)],
+    [
+        (22, 26, 22, 3),
+        (22, 26, 23, 2),
+        (22, 26, 22 + SELECTIVE_WLD_SURE, 2),
+        (22, 26, 23 + SELECTIVE_WLD_SURE, 1),
+    ],
 )
 def test_selective_proofs_are_surer_near_the_full_ones(
     wld: int, selective: int, empties: int, rank: int

@@ -36,11 +36,17 @@ EMPTIES_REF = 40.0
 """The count of empties at which a fit states its sigma (``ProbCutFit.empties_ref``)."""
 
 
-def fit(pairs: dict[int, list[tuple[float, float, int]]]) -> list[ProbCutFit]:
+def fit(
+    pairs: dict[int, list[tuple[float, float, int]]], flat_sigma: bool = False
+) -> list[ProbCutFit]:
     """Least-squares fits of deep on shallow values, one per depth, from ``(shallow, deep,
     empties)`` samples; sigma as a linear function of the empties (fewer empties, a larger
     error, as NTest, Edax and Egaroucid model it), from the absolute residuals (times
-    sqrt(pi/2), the mean absolute value of a normal error in sigmas)."""
+    sqrt(pi/2), the mean absolute value of a normal error in sigmas).
+
+    ``flat_sigma`` keeps the line's value at :data:`EMPTIES_REF` for every count of empties
+    (slope 0): with this evaluation the line's wider cuts late in the midgame cost a quarter
+    more time a move for no strength (step 26 of ``benchmarks/RESULTS-ntest.md``)."""
     out = []
     for d, xye in sorted(pairs.items()):
         if len(xye) < 10:
@@ -50,6 +56,8 @@ def fit(pairs: dict[int, list[tuple[float, float, int]]]) -> list[ProbCutFit]:
         resid = np.abs(y - (a * x + b)) * np.sqrt(np.pi / 2)
         slope, at_zero = np.polyfit(e, resid, 1) if np.ptp(e) > 0 else (0.0, resid.mean())
         sigma = float(at_zero + slope * EMPTIES_REF)
+        if flat_sigma:
+            slope = 0.0
         out.append(
             ProbCutFit(
                 d, shallow_depth(d), float(a), float(b), sigma, len(xye), float(slope), EMPTIES_REF
@@ -84,7 +92,12 @@ def sample_positions(n: int, seed: int, data: Path | None) -> list[tuple[int, in
 
 
 def calibrate(
-    evaluation: str, positions: int, max_depth: int, seed: int, data: Path | None
+    evaluation: str,
+    positions: int,
+    max_depth: int,
+    seed: int,
+    data: Path | None,
+    flat_sigma: bool = False,
 ) -> dict[str, object]:
     """Search sampled positions at every depth and fit the ProbCut parameters."""
     ev = load_evaluation(evaluation)
@@ -102,16 +115,18 @@ def calibrate(
         # A search that reaches the end is an exact solve, which ProbCut never predicts.
         for d in range(MIN_MPC_DEPTH, min(max_depth, empties - 1) + 1):
             pairs.setdefault(d, []).append((values[shallow_depth(d)], values[d], empties))
-    fits = fit(pairs)
+    fits = fit(pairs, flat_sigma)
     return {
         "eval": ev.name,
         "how": (
             f"python -m bitflip.learn.probcut_fit --eval {evaluation} --positions {positions} "
             f"--max-depth {max_depth} --seed {seed}"
             + (f" --data {data}" if data is not None else "")
+            + (" --flat-sigma" if flat_sigma else "")
             + ": least squares of the depth-d value on the "
             "shallow value over positions with 16-50 empties (WTHOR games when available, "
             "else random games), no ProbCut while fitting"
+            + ("; sigma the line's value at 40 empties for every count" if flat_sigma else "")
         ),
         "date": time.strftime("%Y-%m-%d", time.gmtime()),
         "seconds": round(time.time() - t0, 1),
@@ -191,6 +206,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--endgame", action="store_true", help="fit the endgame solver's ProbCut (prints it)"
     )
+    ap.add_argument(
+        "--flat-sigma",
+        action="store_true",
+        help="one sigma a depth (its fitted value at 40 empties) instead of a line in the empties",
+    )
     args = ap.parse_args(argv)
     if args.endgame:
         games = _wthor_games(args.data or Path("../shared/data"), "WTH_201*.wtb", 2)
@@ -200,7 +220,9 @@ def main(argv: list[str] | None = None) -> int:
         for d, a, b, sigma in fit_endgame(rows):
             print(f"depth {d}: a {a:.4f} b {b:5.2f} sigma {sigma:.2f}")
         return 0
-    doc = calibrate(args.eval, args.positions, args.max_depth, args.seed, args.data)
+    doc = calibrate(
+        args.eval, args.positions, args.max_depth, args.seed, args.data, args.flat_sigma
+    )
     out = args.out or params_path(str(doc["eval"]))
     out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {out}")

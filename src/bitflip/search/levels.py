@@ -55,7 +55,11 @@ opening; the new setting with a fresh table each game, the old one keeping it, w
 about 4 points more), at 0.96x NTest's time where depth 18 left a quarter of it unused, and
 44.2% of 200 through ``bitflip nboard`` on new openings at 0.79x; depth 18 at 95% had
 in turn gained 6.1 +- 4.8 points over depth 17 at 98% (``benchmarks/RESULTS-ntest.md``, steps 5
-and 7). Levels 18 and 19 keep their ProbCut no bolder than 17's and search deeper.
+and 7). Levels 18 and 19 keep their ProbCut no bolder than 17's and search deeper. Those
+times were measured with ProbCut's sigma growing toward the endgame; with it flat in the empties
+(step 26) level 17 takes 0.55x NTest's time at depth 20 (40.2% of 200, -3.2 +- 6.4 points
+paired with the old level 17 at 1.03x), and level 18 is the one at about NTest's time (0.93x,
+44.0% of 200, +0.5 +- 6.2 paired with the old level 17).
 
 :data:`DEFAULT_LEVEL` (14) answers in 0.09 s on average on an idle core (at most 0.32 s on
 the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-web.md``).
@@ -148,7 +152,11 @@ about the time NTest takes at depth 16 (1.13x; 44.1% of 800 games against it), a
 65.5% of 200 against Zebra at depth 11 at 0.81x its time (``benchmarks/RESULTS-ntest.md``, step
 9, an Intel VM; 64.0% of 800 before in ``benchmarks/RESULTS-search.md``). On an AMD Zen 3 VM:
 40.0% of 400 against NTest (-70 Elo [-103, -39]) at 1.22-1.28x its time, 65.5% of 200 against
-Zebra (+111 [+61, +162]) at 1.02x (steps 23-24)."""
+Zebra (+111 [+61, +162]) at 1.02x (steps 23-24); with ProbCut's sigma flat in the empties and
+the surer proof at 25 empties, 39.2% of 395 (-76 [-111, -41], -0.8 +- 4.1 points paired) at
+0.97-1.06x NTest's time and 65.5% of 200 against Zebra at 0.90x (step 26). For about half a
+second a move, level 18: 44.0% of 200 against NTest at depth 20 (-42 [-90, +6]) at 0.93x its
+time, and 70.0% of 200 against Zebra at depth 20 (+147 [+95, +200]) at 1.01x."""
 
 
 MAX_EXTENDED_LEVEL = 60

@@ -32,7 +32,7 @@ def confidence_percent(t: int) -> int:
     return round(100 * _NORMAL.cdf(t / 100))
 
 
-SELECTIVE_WLD_SURE = 2
+SELECTIVE_WLD_SURE = 3
 """Empties past a plan's full proofs that its selective proofs still make at the surer rank."""
 
 
