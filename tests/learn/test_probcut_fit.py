@@ -62,27 +62,10 @@ def test_a_small_calibration_writes_a_table_the_search_reads(tmp_path: Path) -> 
     table = table_from_fits(fits)
     assert table[4, 0] == shallow_depth(4) and table[10, 3] >= table[4, 3]
     out = tmp_path / "mpc.json"
-    assert (
-        main(["--eval", "positional", "--positions", "10", "--max-depth", "3", "--out", str(out)])
-        == 0
-    )
+    args = ["--eval", "positional", "--positions", "10", "--max-depth", "3", "--out", str(out)]
+    assert main(args) == 0
     assert json.loads(out.read_text())["eval"] == "positional"
-    assert (
-        main(
-            [
-                "--eval",
-                "positional",
-                "--positions",
-                "10",
-                "--max-depth",
-                "3",
-                "--out",
-                str(out),
-                "--flat-sigma",
-            ]
-        )
-        == 0
-    )
+    assert main([*args, "--flat-sigma"]) == 0
     flat = json.loads(out.read_text())
     assert "--flat-sigma" in flat["how"] and all(f["sigma_slope"] == 0 for f in flat["fits"])
 
