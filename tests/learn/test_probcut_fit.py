@@ -80,3 +80,11 @@ def test_endgame_fit_predicts_exact_scores_from_the_shallow_search(
         a, sigma = float(line.split()[3]), float(line.split()[-1])
         # Eval units to discs: about 1/100, and the prediction explains most of the spread.
         assert 0.003 < a < 0.03 and 0 < sigma < 20
+
+
+def test_flat_sigma_with_the_endgame_fit_is_a_one_line_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["--endgame", "--flat-sigma"])
+    assert "--flat-sigma shapes the midgame fit" in capsys.readouterr().err

@@ -212,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
         help="one sigma a depth (its fitted value at 40 empties) instead of a line in the empties",
     )
     args = ap.parse_args(argv)
+    if args.endgame and args.flat_sigma:
+        ap.error("--flat-sigma shapes the midgame fit; --endgame has no sigma line to flatten")
     if args.endgame:
         games = _wthor_games(args.data or Path("../shared/data"), "WTH_201*.wtb", 2)
         if not games:
