@@ -28,9 +28,9 @@ level  depth  endgame    wld     selectivity
 15     15     21         22/25   95
 16     16     22         25*     95
 17     20     22         23/25   91
-18     20     23         25*     95
-19     21     24         25*     98
-20     21     26         --      99
+18     20     23         27*     95
+19     21     24         27*     98
+20     21     26         27*     99
 =====  =====  =========  ======  ===========
 
 ``22+``: full proofs to 22 empties and a selective one at 23 (``selective_wld_depth``: the
@@ -46,8 +46,12 @@ proofs to 23, selective ones at 24-25, where NTest at depth 20 spends four times
 (its own selective proofs): level 17 with them scored 46.0% of 400 against NTest at depth 20
 (-28 Elo [-62, +6]) at 0.89x its time, +2.5 +- 2.1 points over the level without them on the
 first 200 openings, and 68.5% of 200 against Zebra at depth 20. ``25*``: the selective proofs
-alone, past an exact solve from 22 or 23 empties. Levels 15, 16, 18 and 19 take their
-neighbours' proofs unmeasured, so that no higher level proves less.
+alone, past an exact solve from 22 empties. ``27*``: selective proofs to 27 empties past the
+exact solve, NTest's shape (at depth 20 it solves exactly from 25 and probably to 30): level 18
+with them scored +1.8 +- 1.6 points over the same level proving to 25, 200 games paired by
+opening against NTest at depth 20 (45.8%, -30 Elo [-78, +19], at 0.99x its time a move; step
+27). Levels 15, 16, 19 and 20 take their neighbours' proofs unmeasured, so that no higher level
+proves less.
 
 Level 17 buys two plies with a bolder ProbCut: against NTest at depth 20 (about 0.3 s a move)
 depth 20 at 91% scored 6.0 +- 4.7 points more than depth 18 at 95% (400 games paired by
@@ -136,9 +140,9 @@ _TABLE = (
     (15, 21, 95, 25, 22),
     (16, 22, 95, 25, 22),
     (20, 22, 91, 25, 0),
-    (20, 23, 95, 25, 0),
-    (21, 24, 98, 25, 0),
-    (21, 26, 99, 0, 0),
+    (20, 23, 95, 27, 0),
+    (21, 24, 98, 27, 0),
+    (21, 26, 99, 27, 0),
 )
 
 LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_TABLE)}
@@ -155,8 +159,9 @@ about the time NTest takes at depth 16 (1.13x; 44.1% of 800 games against it), a
 Zebra (+111 [+61, +162]) at 1.02x (steps 23-24); with ProbCut's sigma flat in the empties and
 the surer proof at 25 empties, 39.2% of 395 (-76 [-111, -41], -0.8 +- 4.1 points paired) at
 0.97-1.06x NTest's time and 65.5% of 200 against Zebra at 0.90x (step 26). For about half a
-second a move, level 18: 44.0% of 200 against NTest at depth 20 (-42 [-90, +6]) at 0.93x its
-time, and 70.0% of 200 against Zebra at depth 20 (+147 [+95, +200]) at 1.01x."""
+second a move, level 18: with selective proofs to 27 empties 45.8% of 200 against NTest at depth
+20 (-30 [-78, +19]) at 0.99x its time, and 72.0% of 200 against Zebra at depth 20 (+164 [+111,
++218]) at 1.06x (step 27)."""
 
 
 MAX_EXTENDED_LEVEL = 60
