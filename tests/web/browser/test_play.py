@@ -287,6 +287,24 @@ def test_the_library_renames_and_deletes(page: Any, server: str) -> None:
         api(server, "GET", f"/api/games/{gone['id']}")
 
 
+def test_a_slow_stale_library_answer_never_replaces_a_fresher_one(page: Any, server: str) -> None:
+    keep = start(page, server, human="both", moves="f5d6", title="kept in view")
+    page.click("#btn-games")
+    page.wait_for_selector("#dlg-games[open]")
+    # The answer for the filter typed first comes back last (a slow request, as in CI).
+    page.evaluate(
+        """() => { const f = window.fetch;
+        window.fetch = (u, o) => String(u).includes('player=nobody')
+          ? new Promise((r) => setTimeout(() => r(f(u, o)), 1500)) : f(u, o); }"""
+    )
+    page.fill("#games-player", "nobody")
+    page.fill("#games-player", "")
+    row = f"#games-table tr[data-id='{keep['id']}']"
+    page.wait_for_selector(row)
+    page.wait_for_timeout(2500)  # past the slow answer's arrival
+    assert page.locator(row).count() == 1
+
+
 def test_the_opening_is_named_as_the_game_goes(page: Any, server: str) -> None:
     start(page, server, human="both", moves="f5d6c3d3")
     assert page.inner_text("#opening") == "Opening: Perpendicular"  # f5d6, the last name

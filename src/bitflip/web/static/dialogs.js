@@ -105,9 +105,14 @@ export function setupDialogs(ctx) {
 
 function setupLibrary(ctx) {
   const dlg = $("#dlg-games");
+  // Requests overlap (typing in the filter while a rename saves); only the newest one's answer
+  // is shown, so a slow stale answer never overwrites a fresher list.
+  let asked = 0;
   const list = async () => {
+    const mine = ++asked;
     const q = new URLSearchParams({ player: $("#games-player").value, result: $("#games-result").value });
     const games = await call("GET", `/api/games?${q}`);
+    if (mine !== asked) return;
     const rows = games.map((g) => libraryRow(ctx, g, list));
     $("#games-table tbody").replaceChildren(...rows);
     $("#games-empty").hidden = rows.length > 0;
