@@ -103,8 +103,20 @@ def test_a_first_search_says_that_kernels_compile(
     monkeypatch.setattr(_kernel_cache, "kernels_compiled", lambda root=None: False)
     assert main(["perft", "1"]) == 0
     assert capsys.readouterr().err == ""  # perft compiles no search kernel
+    assert main(["arena", "random", "greedy", "--games", "2"]) == 0
+    assert "compiling" not in capsys.readouterr().err  # nor do agents that do not search
+    assert main(["arena", "random", "nosuchagent"]) != 0
+    assert "compiling" not in capsys.readouterr().err  # an error comes alone
     assert main(["hint", "--depth", "1", "f5"]) == 0
-    assert capsys.readouterr().err.startswith("bitflip: compiling the search kernels once")
+    err = capsys.readouterr().err
+    assert err.startswith("bitflip: compiling the search kernels once")
+    assert err.count("compiling") == 1
+    assert main(["hint", "--depth", "1", "f5"]) == 0  # each command says it at most once
+    assert capsys.readouterr().err.count("compiling") == 1
+    from bitflip.engine import Engine
+
+    Engine(level=1)  # the library, outside a command, prints nothing
+    assert capsys.readouterr().err == ""
 
 
 def test_bad_numbers_are_refused_before_any_output(capsys: pytest.CaptureFixture[str]) -> None:

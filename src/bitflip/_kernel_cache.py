@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 KERNEL_PACKAGES = ("core", "eval", "search", "formats", "envs", "learn", "nn")
@@ -28,6 +29,30 @@ def kernels_compiled(root: Path | None = None) -> bool:
     root = root or Path(__file__).resolve().parent
     where = cache if cache is not None else root / "search" / "__pycache__"
     return where.is_dir() and any(where.rglob("alphabeta*.nbi"))
+
+
+_listener: Callable[[], None] | None = None
+
+
+@contextlib.contextmanager
+def compile_notice(say: Callable[[], None]) -> Iterator[None]:
+    """Within the block, ``say()`` runs once, just before the first searcher is made, when the
+    search kernels are not cached (a front end tells its user why it is quiet; a command that
+    fails on its arguments, or never searches, says nothing)."""
+    global _listener
+    _listener = say
+    try:
+        yield
+    finally:
+        _listener = None
+
+
+def before_first_search() -> None:
+    """Called where a searcher is made: tells the :func:`compile_notice` listener, once."""
+    global _listener
+    say, _listener = _listener, None
+    if say is not None and not kernels_compiled():
+        say()
 
 
 def drop_stale_kernel_caches(root: Path | None = None) -> bool:

@@ -71,18 +71,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-SEARCHING = frozenset({"play", "hint", "analyze", "solve", "bench", "nboard", "arena"})
-"""Commands whose first run compiles the search kernels."""
-
-
-def _compile_notice(command: str) -> None:
-    """Say why the first run of a searching command is quiet for a while."""
-    if command in SEARCHING and not _kernel_cache.kernels_compiled():
-        print(
-            "bitflip: compiling the search kernels once (up to a minute); later runs start at once",
-            file=sys.stderr,
-            flush=True,
-        )
+def _say_kernels_compile() -> None:
+    """Why the first search of a fresh install is quiet for a while."""
+    print(
+        "bitflip: compiling the search kernels once (up to a minute); later runs start at once",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 @contextmanager
@@ -106,9 +101,8 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    _compile_notice(args.command)
     try:
-        with _sigterm_as_interrupt():
+        with _sigterm_as_interrupt(), _kernel_cache.compile_notice(_say_kernels_compile):
             result = args.func(args)
     except KeyboardInterrupt:
         print("bitflip: interrupted", file=sys.stderr)

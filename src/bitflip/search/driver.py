@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from bitflip import _kernel_cache
 from bitflip.core.bitboard import child, game_over, legal_moves, squares_of
 from bitflip.core.geometry import PASS
 from bitflip.eval.evaluator import EVAL_SCALE, Evaluation
@@ -115,6 +116,7 @@ class Searcher:
         """``share``: another searcher whose tables (and evaluation) this one uses (a helper)."""
         if not isinstance(threads, int) or isinstance(threads, bool) or threads < 1:
             raise ValueError(f"threads must be a whole number >= 1, not {threads!r}")
+        _kernel_cache.before_first_search()
         self.evaluation = evaluation
         if share is not None:
             tt, eg_tt, mpc = share.ctx.tt, share.ctx.eg_tt, share.ctx.mpc
