@@ -21,7 +21,8 @@ from bitflip.arena.match import GameResult, GameTask, close_agent, derive_seed, 
 from bitflip.arena.openings import BalanceSearch, Opening, resolve_openings
 from bitflip.arena.sprt import SequentialTest, SprtResult
 from bitflip.arena.store import Store, StoredGame
-from bitflip.arena.workers import GamePool, default_workers, run_games
+from bitflip.arena.workers import GamePool, run_games
+from bitflip.jobs import default_workers
 
 
 @dataclass(frozen=True)

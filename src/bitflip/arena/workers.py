@@ -32,6 +32,7 @@ from bitflip.arena.match import (
 )
 from bitflip.core.board import BLACK, WHITE, Color, Move
 from bitflip.core.parallel import single_thread_process
+from bitflip.jobs import default_workers
 
 
 def _worker_main(
@@ -228,11 +229,6 @@ class GameWorker:
             result = self.service()
             if result is not None:
                 return result
-
-
-def default_workers() -> int:
-    """One worker per core."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 class GamePool:
