@@ -31,7 +31,7 @@ from multiprocessing import get_context
 from typing import Any, TypeAlias, TypeVar
 
 from bitflip._watchdog import watch_driver
-from bitflip.core.parallel import single_thread_process
+from bitflip.core.parallel import single_thread_process, usable_cores
 
 S = TypeVar("S")
 T = TypeVar("T")
@@ -72,7 +72,7 @@ class Backend:
 
 def default_workers() -> int:
     """One worker per core this process may use."""
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return usable_cores()
 
 
 def run_tasks(

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
+from bitflip.cli._numbers import THREADS
 from bitflip.cli.main import build_parser, main
+from bitflip.core.parallel import usable_cores
 
 Capsys = pytest.CaptureFixture[str]
 
@@ -116,7 +117,7 @@ def test_every_searching_command_uses_every_core_unless_told() -> None:
     # Issue 32: what users get by default uses the machine (a level answers sooner at the same
     # depth); one thread when asked (reproducible nodes, a match on one machine).
     parser = build_parser()
-    cores = os.cpu_count() or 1
+    cores = min(usable_cores(), THREADS.high)
     assert parser.parse_args(["solve", "x.obf"]).threads == cores
     assert parser.parse_args(["hint", "f5"]).threads == cores
     assert parser.parse_args(["nboard"]).threads == cores

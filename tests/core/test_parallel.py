@@ -32,7 +32,7 @@ def test_serial_and_parallel_twins_compute_the_same() -> None:
 
 def test_threads_only_for_big_calls_on_idle_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(parallel.numba, "get_num_threads", lambda: 8)
-    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 4)
     monkeypatch.setattr(parallel, "busy_cores", lambda: 1.0)
     assert parallel.threads_for(parallel.PARALLEL_MIN_WORK - 1) == 1
     assert parallel.threads_for(parallel.PARALLEL_MIN_WORK) == 4  # this process + 3 idle cores
@@ -74,3 +74,22 @@ def test_single_thread_process_leaves_what_the_user_set(monkeypatch: pytest.Monk
         assert parallel.os.environ["MKL_NUM_THREADS"] == "1"
     finally:
         numba.set_num_threads(before)
+
+
+def test_threads_and_workers_count_only_the_cores_this_process_may_use(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Under ``taskset`` or a container's cpuset the affinity, not the machine, sets the count:
+    more search threads or workers than usable cores only wait for each other."""
+    from bitflip.cli.main import build_parser
+    from bitflip.jobs import default_workers
+
+    if not hasattr(parallel.os, "sched_getaffinity"):
+        pytest.skip("this OS has no CPU affinity (sched_getaffinity)")
+    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 16)
+    monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {3})
+    assert parallel.usable_cores() == 1
+    assert default_workers() == 1
+    assert build_parser().parse_args(["nboard"]).threads == 1
+    monkeypatch.setattr(parallel, "busy_cores", lambda: 1.0)  # this process: 15 "idle" elsewhere
+    assert parallel.threads_for(10**9, most=16) == 1

@@ -24,7 +24,7 @@ def _threads_seen(ev: NetPolicyValue, n: int) -> int:
 
 @pytest.fixture
 def ev(monkeypatch: pytest.MonkeyPatch) -> NetPolicyValue:
-    monkeypatch.setattr(parallel.os, "cpu_count", lambda: 4)
+    monkeypatch.setattr(parallel, "usable_cores", lambda: 4)
     monkeypatch.setattr(parallel, "busy_cores", lambda: 1.0)  # three idle cores
     net = AZNet(AZNetConfig(size=6, channels=8, fc1=16, fc2=16))
     return NetPolicyValue(net, "cpu", max_batch=64)

@@ -8,11 +8,11 @@ summary (``bitflip --help``) and the details (``bitflip CMD --help``) are listed
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import NoReturn, TypeAlias
 
 from bitflip.cli._numbers import THREADS, positive_float, positive_int
+from bitflip.core.parallel import usable_cores
 
 __all__ = [
     "OneLineParser",
@@ -213,7 +213,7 @@ def add_threads_option(p: argparse.ArgumentParser) -> None:
     RESULTS-search.md). One thread keeps node counts reproducible and leaves the other core to
     an opponent engine on the same machine (matches between engines compare one thread a side).
     """
-    default = os.cpu_count() or 1
+    default = usable_cores()
     why = (
         f"default: every core, {default} here; 1 for reproducible node counts, or for a match "
         "against an engine on the same machine"

@@ -35,7 +35,7 @@ About 10-20 ms of one-thread work: far above the cost of waking threads and the 
 def threads_for(work: int, most: int | None = None) -> int:
     """Threads for a call of ``work`` units: 1 unless it is large and cores are idle.
 
-    Idle cores are the CPUs less the busy ones (which count this process): a parallel call on
+    Idle cores are the usable CPUs less the busy ones (which count this process): a parallel call on
     a core that another process holds waits for it at the barrier. ``most`` caps the answer
     (default: numba's thread count; torch callers pass torch's).
     """
@@ -43,8 +43,16 @@ def threads_for(work: int, most: int | None = None) -> int:
         most = numba.get_num_threads()
     if work < PARALLEL_MIN_WORK or most == 1:
         return 1
-    idle = (os.cpu_count() or 1) - busy_cores()
+    idle = usable_cores() - busy_cores()
     return max(1, min(most, int(idle) + 1))
+
+
+def usable_cores() -> int:
+    """The cores this process may run on: its CPU affinity where the OS has one (``taskset``,
+    a container's cpuset), else every core. The one count of cores for threads and workers."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
 
 
 def busy_cores() -> float:
