@@ -176,3 +176,28 @@ def test_a_resumed_fit_gives_the_weights_of_one_uninterrupted_run(tmp_path: Path
     assert any("resuming after epoch 1" in s for s in logs)
     assert any("samples-" in s for s in logs)  # read from the cache
     np.testing.assert_array_equal(resumed, once)
+
+
+def test_a_fit_warns_where_no_training_position_reaches(tmp_path: Path) -> None:
+    # A fit on labels made at 14-56 empties alone left the endgame's sets at zero, and nothing
+    # said so; the log now names the empties whose weight sets no position trains.
+    from bitflip.formats.record import GameRecord
+    from bitflip.formats.wthor import write_wtb
+    from bitflip.learn.patterns_fit import fit_patterns
+
+    rng = np.random.default_rng(5)
+    wtb = tmp_path / "WTH_2001.wtb"
+    write_wtb(wtb, [GameRecord(moves=list(_random_game(rng)[0])) for _ in range(20)], year=2001)
+
+    def warnings(min_empties: int) -> list[str]:
+        logs: list[str] = []
+        cfg = PatternsFitConfig(
+            wthor=str(wtb), phases=3, holdout=0.3, epochs=1, target="final",
+            min_empties=min_empties, out=str(tmp_path / f"run{min_empties}"),
+        )  # fmt: skip
+        fit_patterns(cfg, log=logs.append)
+        return [line for line in logs if line.startswith("warning")]
+
+    assert warnings(0) == []
+    (line,) = warnings(21)  # phase 0 is 0-20 empties
+    assert "0-20 empties" in line and "zeros" in line
