@@ -158,7 +158,8 @@ about the time NTest takes at depth 16 (1.13x; 44.1% of 800 games against it), a
 40.0% of 400 against NTest (-70 Elo [-103, -39]) at 1.22-1.28x its time, 65.5% of 200 against
 Zebra (+111 [+61, +162]) at 1.02x (steps 23-24); with ProbCut's sigma flat in the empties and
 the surer proof at 25 empties, 39.2% of 395 (-76 [-111, -41], -0.8 +- 4.1 points paired) at
-0.97-1.06x NTest's time and 65.5% of 200 against Zebra at 0.90x (step 26). For about half a
+0.97-1.06x NTest's time and 65.5% of 200 against Zebra at 0.90x (step 26); with 400 more on an
+AMD Zen 4 VM at 0.99x (step 29), 41.1% of 795 (-63 [-87, -38]). For about half a
 second a move, level 18: with selective proofs to 27 empties 45.8% of 200 against NTest at depth
 20 (-30 [-78, +19]) at 0.99x its time, and 72.0% of 200 against Zebra at depth 20 (+164 [+111,
 +218]) at 1.06x (step 27)."""
