@@ -172,12 +172,13 @@ def fit_patterns(
     out.mkdir(parents=True, exist_ok=True)
     data = fit_data(cfg, progress, log)
     phases = make_phase_map(cfg.phases)
+    start = {"": "zeros", "default": "the shipped weights"}.get(cfg.init, cfg.init)
     for first, last in untrained_empties(phases, data.train):
-        start = f"the weights of {cfg.init}" if cfg.init else "zeros"
         log(
-            f"warning: no training position has {first}-{last} empties, so the weight sets "
-            f"there stay as they start ({start}) and a search reads them in every game; "
-            "add positions there (with_games = true, or labels with a lower min_empties)"
+            f"warning: no training position has {first}-{last} empties: the weight sets there "
+            f"keep their start ({start}) but for what neighbour_weight passes on from the "
+            "phases beside them, and a search reads them in every game; add positions there "
+            "(with_games = true, or labels with a lower min_empties)"
         )
     ckpt = out / f"checkpoint-{cfg.fit_key()}.npz"
     state = _Checkpoint.resume(cfg, ckpt, log)
@@ -190,9 +191,9 @@ def fit_patterns(
 def untrained_empties(phases: np.ndarray, train: Samples) -> list[tuple[int, int]]:
     """Runs of empties (first, last) whose weight set no training position belongs to.
 
-    A fit on search labels alone (made at 14-56 empties) left the sets below 13 empties at
-    zero: the evaluation then plays the endgame blind (11.5% at depth 4 against the shipped
-    weights, benchmarks/RESULTS-ntest.md step 29)."""
+    A fit on search labels alone (made at 14-56 empties) left the sets of 0-12 empties at zero
+    but for their neighbour's share: the evaluation then plays the endgame blind (11.5% at
+    depth 4 against the shipped weights, benchmarks/RESULTS-ntest.md step 29)."""
     counts = np.bincount(phases[train.empties()], minlength=int(phases.max()) + 1)
     empty = counts[phases] == 0
     runs: list[tuple[int, int]] = []
