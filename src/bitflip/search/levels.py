@@ -162,7 +162,8 @@ the surer proof at 25 empties, 39.2% of 395 (-76 [-111, -41], -0.8 +- 4.1 points
 AMD Zen 4 VM at 0.99x (step 29), 41.1% of 795 (-63 [-87, -38]). For about half a
 second a move, level 18: with selective proofs to 27 empties 45.8% of 200 against NTest at depth
 20 (-30 [-78, +19]) at 0.99x its time, and 72.0% of 200 against Zebra at depth 20 (+164 [+111,
-+218]) at 1.06x (step 27)."""
++218]) at 1.06x (step 27); with 200 more on the Zen 4 VM at 0.95x (step 30), 45.1% of 400 against
+NTest (-34 [-68, +0])."""
 
 
 MAX_EXTENDED_LEVEL = 60
