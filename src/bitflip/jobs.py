@@ -70,11 +70,6 @@ class Backend:
             raise ValueError(f"max_retries must be at least 0, not {self.max_retries}")
 
 
-def default_workers() -> int:
-    """One worker per core this process may use."""
-    return usable_cores()
-
-
 def run_tasks(
     fn: TaskFn[S, T, R], shared: S, items: Sequence[T], backend: Backend, on_result: OnResult[R]
 ) -> None:
@@ -90,7 +85,7 @@ def run_tasks(
     if backend.name == "ray":
         _run_ray(fn, shared, items, backend, on_result)
         return
-    workers = min(backend.workers or default_workers(), len(items))
+    workers = min(backend.workers or usable_cores(), len(items))
     if workers <= 1:
         for i, item in enumerate(items):
             on_result(i, fn(shared, item))
@@ -177,7 +172,7 @@ def ray_session(backend: Backend) -> Iterator[Any]:
         # (Ray would otherwise try to join that dead one and fail).
         kwargs.update(
             address="local",
-            num_cpus=backend.workers or default_workers(),
+            num_cpus=backend.workers or usable_cores(),
             include_dashboard=False,
         )
     try:

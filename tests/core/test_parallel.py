@@ -81,15 +81,15 @@ def test_threads_and_workers_count_only_the_cores_this_process_may_use(
 ) -> None:
     """Under ``taskset`` or a container's cpuset the affinity, not the machine, sets the count:
     more search threads or workers than usable cores only wait for each other."""
+    from bitflip.arena.workers import GamePool
     from bitflip.cli.main import build_parser
-    from bitflip.jobs import default_workers
 
     if not hasattr(parallel.os, "sched_getaffinity"):
         pytest.skip("this OS has no CPU affinity (sched_getaffinity)")
     monkeypatch.setattr(parallel.os, "cpu_count", lambda: 16)
     monkeypatch.setattr(parallel.os, "sched_getaffinity", lambda pid: {3})
     assert parallel.usable_cores() == 1
-    assert default_workers() == 1
+    assert GamePool().size == 1  # the workers of arena and jobs: one a usable core
     assert build_parser().parse_args(["nboard"]).threads == 1
     monkeypatch.setattr(parallel, "busy_cores", lambda: 1.0)  # this process: 15 "idle" elsewhere
     assert parallel.threads_for(10**9, most=16) == 1

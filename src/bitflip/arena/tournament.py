@@ -22,7 +22,7 @@ from bitflip.arena.openings import BalanceSearch, Opening, resolve_openings
 from bitflip.arena.sprt import SequentialTest, SprtResult
 from bitflip.arena.store import Store, StoredGame
 from bitflip.arena.workers import GamePool, run_games
-from bitflip.jobs import default_workers
+from bitflip.core.parallel import usable_cores
 
 
 @dataclass(frozen=True)
@@ -220,7 +220,7 @@ def sprt_match(
         )
     )
     tasks = plan(cfg)
-    step = batch or 2 * (workers or default_workers())
+    step = batch or 2 * (workers or usable_cores())
     step += step % 2
     test = test if test is not None else SequentialTest(elo0=0.0, elo1=30.0)
     have = {g.key: g for g in store.games(t.key for t in tasks)} if store is not None else {}

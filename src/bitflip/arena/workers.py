@@ -31,8 +31,7 @@ from bitflip.arena.match import (
     registry_snapshot,
 )
 from bitflip.core.board import BLACK, WHITE, Color, Move
-from bitflip.core.parallel import single_thread_process
-from bitflip.jobs import default_workers
+from bitflip.core.parallel import single_thread_process, usable_cores
 
 
 def _worker_main(
@@ -240,7 +239,7 @@ class GamePool:
     """
 
     def __init__(self, workers: int | None = None, plugins: Sequence[str] = ()) -> None:
-        self.size = max(1, workers or default_workers())
+        self.size = max(1, workers or usable_cores())
         self._plugins = tuple(plugins)
         self._registry = registry_snapshot()
         self._workers: list[GameWorker] = []

@@ -213,7 +213,7 @@ def add_threads_option(p: argparse.ArgumentParser) -> None:
     RESULTS-search.md). One thread keeps node counts reproducible and leaves the other core to
     an opponent engine on the same machine (matches between engines compare one thread a side).
     """
-    default = usable_cores()
+    default = min(usable_cores(), THREADS.high)
     why = (
         f"default: every core, {default} here; 1 for reproducible node counts, or for a match "
         "against an engine on the same machine"
@@ -221,7 +221,7 @@ def add_threads_option(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--threads",
         type=THREADS,
-        default=min(default, THREADS.high),
+        default=default,
         help=f"search threads sharing the tables ({why})",
     )
 
