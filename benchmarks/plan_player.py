@@ -3,8 +3,8 @@
 The referee loads it in its own process (so run the referee with the project's venv Python and
 ``PYTHONPATH=src``) and calls the factory once: ``--a 'benchmarks/plan_player.py:from_env()'``.
 The settings come from ``BITFLIP_PLAN=DEPTH,EXACT,WLD,SELECTIVITY`` (ProbCut confidence in
-percent, 0 for none), e.g. ``BITFLIP_PLAN=8,13,17,0`` for depth 8 without ProbCut, exact from
-13 empties and win/loss/draw from 17; a fifth value proves win/loss/draw selectively up to that
+percent, 0 for none), e.g. ``BITFLIP_PLAN=8,13,17,0`` for depth 8 without ProbCut, exact from 13
+empties and win/loss/draw from 17; a fifth value proves win/loss/draw selectively up to that
 many empties (``SearchPlan.selective_wld_empties``). One table for the whole match, kept from
 move to move and from game to game as ``bitflip nboard`` keeps it (the referee's ``set game``
 does not clear it, nor NTest's); ``BITFLIP_CLEAR_TABLE=1`` clears it at each game's start, as
@@ -13,21 +13,21 @@ twice in a row, colours swapped, and the second game meets the first's positions
 (plan 14,20,23,95 scored 40.2% against NTest at depth 16 with a fresh table a game, where
 ``bitflip nboard`` at level 14 scored 44.8% on the same 200 openings, all of it in the games
 bitflip played second; ``benchmarks/RESULTS-ntest.md``, step 8). ``BITFLIP_MPC_MODE`` sets how
-ProbCut checks a node (``SearchPlan.probcut_mode``, default 0) and ``BITFLIP_MPC_FITS`` names a
-JSON list of ProbCut fits (``ProbCutFit`` fields) to use instead of the shipped ones, or a
-``.npy`` ProbCut table (rows by depth, as :func:`bitflip.search.probcut.table_from_fits` makes
-them). ``BITFLIP_EVAL`` names the evaluation (a weights file, or a name ``load_evaluation`` knows;
-default: the shipped one). ``BITFLIP_EARLY=DEPTH,EMPTIES`` searches ``DEPTH`` plies instead in
-positions with at least ``EMPTIES`` empties (where a level's search is cheapest: spending more
-there, as NTest's even times a move do). ``from_env_b()`` reads the same variables ending in
-``_B``, so two plans can play each other. ``BITFLIP_BANDS=EMPTIES:DEPTH[:SELECTIVITY],...``
-generalises it (``BITFLIP_EARLY=D,E`` is the band ``E:D``): a position with at least
-``EMPTIES`` empties searches ``DEPTH`` plies (with that ProbCut confidence, when given), the
-band with the most empties that applies winning (``38:13,26:16:88``: depth 13 from 38 empties,
-16 at 88% at 26-37, the plan below 26). ``BITFLIP_SOFT_MS=MS`` stops the midgame's iterative
-deepening before an iteration predicted to end after ``MS`` milliseconds (``SearchPlan.soft_time``;
-the plan's depth is then a cap), so the time a move decides the depth instead of the depth the
-time.
+ProbCut checks a node (``SearchPlan.probcut_mode``; default 2, the engine's pre-test; 0 checks
+both sides) and ``BITFLIP_MPC_FITS`` names a JSON list of ProbCut fits (``ProbCutFit`` fields)
+to use instead of the shipped ones, or a ``.npy`` ProbCut table (rows by depth, as
+:func:`bitflip.search.probcut.table_from_fits` makes them). ``BITFLIP_EVAL`` names the
+evaluation (a weights file, or a name ``load_evaluation`` knows; default: the shipped one).
+``BITFLIP_EARLY=DEPTH,EMPTIES`` searches ``DEPTH`` plies instead in positions with at least
+``EMPTIES`` empties (where a level's search is cheapest: spending more there, as NTest's even
+times a move do). ``from_env_b()`` reads the same variables ending in ``_B``, so two plans can
+play each other. ``BITFLIP_BANDS=EMPTIES:DEPTH[:SELECTIVITY],...`` generalises it
+(``BITFLIP_EARLY=D,E`` is the band ``E:D``): a position with at least ``EMPTIES`` empties
+searches ``DEPTH`` plies (with that ProbCut confidence, when given), the band with the most
+empties that applies winning (``38:13,26:16:88``: depth 13 from 38 empties, 16 at 88% at 26-37,
+the plan below 26). ``BITFLIP_SOFT_MS=MS`` stops the midgame's iterative deepening before an
+iteration predicted to end after ``MS`` milliseconds (``SearchPlan.soft_time``; the plan's depth
+is then a cap), so the time a move decides the depth instead of the depth the time.
 """
 
 from __future__ import annotations
@@ -42,6 +42,7 @@ import numpy as np
 
 from bitflip.core.bitboard import FULL
 from bitflip.engine import load_engine_evaluation
+from bitflip.search.control import MPC_PRETEST
 from bitflip.search.driver import Searcher
 from bitflip.search.plan import SearchPlan, probcut_t
 from bitflip.search.probcut import ProbCutFit, load_table, table_from_fits
@@ -123,7 +124,7 @@ def _from_env(suffix: str) -> PlanPlayer:
             f"{name} must be DEPTH,EXACT,WLD,SELECTIVITY[,SELECTIVE_WLD], not {text!r}"
         ) from None
     fits = os.environ.get("BITFLIP_MPC_FITS" + suffix)
-    mode = int(os.environ.get("BITFLIP_MPC_MODE" + suffix, "0"))
+    mode = int(os.environ.get("BITFLIP_MPC_MODE" + suffix, str(MPC_PRETEST)))
     evaluation = os.environ.get("BITFLIP_EVAL" + suffix, "default")
     fits_path = Path(fits) if fits else None
     early_text = os.environ.get("BITFLIP_EARLY" + suffix, "")

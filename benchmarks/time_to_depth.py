@@ -9,8 +9,9 @@ Run from the repository root:
 bitflip: one iterative-deepening search a position and setting, from a fresh table, to the
 deepest depth; each finished iteration reports the nodes and CPU seconds so far, which is the
 cost of reaching that depth. ``--bitflip-sel`` lists ProbCut confidences in percent (0: off),
-``--bitflip-mode`` ProbCut check modes (``bitflip.search.control.MPC_MODE``: 0 the default,
-1 flat, 2 pretest, 3 both), ``--bitflip-tt-mb`` table sizes; every combination is a setting.
+``--bitflip-mode`` ProbCut check modes (``bitflip.search.control.MPC_MODE``: 0 both sides,
+1 flat, 2 pretest (the default, the engine's), 3 both), ``--bitflip-tt-mb`` table sizes; every
+combination is a setting.
 
 NTest: a build patched outside the repository (see ``benchmarks/RESULTS-ntest.md``) that prints
 ``nodestats NODES EVALS FLIPS SOLVERNODES WALL CPU`` after each ``go`` and reads
@@ -222,8 +223,9 @@ def main() -> None:
         "--bitflip-mode",
         type=int,
         nargs="+",
-        default=[0],
-        help="ProbCut check modes (bitflip.search.control: 1 flat, 2 pretest, 3 both)",
+        default=[MPC_PRETEST],
+        help="ProbCut check modes (bitflip.search.control: 0 both sides, 1 flat, 2 pretest "
+        "(the engine's, default), 3 flat and pretest)",
     )
     ap.add_argument("--ntest", type=Path, help="run directory of the patched NTest")
     ap.add_argument("--ntest-prune", type=int, nargs="*", default=[4, 0])

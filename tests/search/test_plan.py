@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from bitflip.search.control import MPC_PRETEST
 from bitflip.search.levels import extended_level, level_spec
 from bitflip.search.limits import Clocks, Limit
 from bitflip.search.plan import (
@@ -93,6 +94,7 @@ def test_a_level_plan_is_its_table_row() -> None:
         )
         assert plan.selective_wld_empties == spec.selective_wld_depth
         assert plan.probcut_t == probcut_t(spec.selectivity)
+        assert plan.probcut_mode == MPC_PRETEST  # the checks Edax and Egaroucid make
     assert extended_level(30).depth == resolve_plan(Limit(level=30), level=1, empties=50).max_depth
 
 
@@ -107,3 +109,11 @@ def test_selectivity_percent_and_threshold_convert_both_ways(percent: int | None
     assert probcut_t(percent) == t
     if percent is not None:
         assert confidence_percent(t) == percent
+
+
+def test_selective_plans_pre_test_their_checks() -> None:
+    """Every plan a level, a clock or a time limit makes checks a ProbCut candidate only on the
+    side its static evaluation leans to (mode 0, both sides, is test_probcut's)."""
+    for limit in (None, Limit(time=0.5), Limit(clocks=Clocks(mine=60.0)), Limit(level=18)):
+        plan = resolve_plan(limit, level=14, empties=40)
+        assert plan.probcut_t > 0 and plan.probcut_mode == MPC_PRETEST

@@ -32,7 +32,8 @@ EG_TT_EMPTIES = 7
 :func:`bitflip.search.endgame.table_empties`)."""
 MPC_MODE = 8
 """How Multi-ProbCut checks a node: a sum of :data:`MPC_FLAT` and :data:`MPC_PRETEST` (0: the
-check search is selective too, and both sides are checked)."""
+check search is selective too, and both sides are checked). Plans use the pre-test unless told
+otherwise (``SearchPlan.probcut_mode``)."""
 CTL_SIZE = 9
 
 MPC_FLAT = 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from statistics import NormalDist
 
+from bitflip.search.control import MPC_PRETEST
 from bitflip.search.levels import LevelSpec, extended_level, level_spec
 from bitflip.search.limits import Limit
 from bitflip.search.timeman import budget
@@ -56,8 +57,12 @@ class SearchPlan:
     it finds is the answer; otherwise the midgame search picks the move."""
     probcut_t: int = 0
     """Multi-ProbCut threshold t in hundredths of a standard deviation (0: no ProbCut)."""
-    probcut_mode: int = 0
-    """How ProbCut checks a node (:data:`bitflip.search.control.MPC_MODE`)."""
+    probcut_mode: int = MPC_PRETEST
+    """How ProbCut checks a node (:data:`bitflip.search.control.MPC_MODE`). The static
+    pre-test by default (only the side the node's evaluation leans to is checked, as in Edax and
+    Egaroucid): level 14 played as with both sides checked (+0.5 +- 3.6 points over 400 games
+    paired by opening against NTest at depth 16) in 0.93-0.96x the time to depths 10-16
+    (``benchmarks/RESULTS-ntest.md``, step 31)."""
     nodes: int | None = None
     hard_time: float | None = None
     """Seconds after which the search is stopped, whatever it is doing."""
