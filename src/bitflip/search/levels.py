@@ -165,8 +165,9 @@ second a move, level 18: with selective proofs to 27 empties 45.8% of 200 agains
 +218]) at 1.06x (step 27); with 200 more on the Zen 4 VM at 0.95x (step 30), 45.1% of 400 against
 NTest (-34 [-68, +0]). Since step 31 every level pre-tests ProbCut's checks by the static
 evaluation (``SearchPlan.probcut_mode``): the same play in less time, 43.4% of 400 against NTest
-at depth 16 at 0.92x its time (+0.5 +- 3.6 points paired with the level before), and at level 18
-43.2% of 200 against NTest at depth 20 at 0.92x (-1.2 +- 6.0 paired)."""
+at depth 16 at 0.92x its time (+0.5 +- 3.6 points paired with the level before) and 67.8% of 200
+against Zebra at depth 11 (+129 [+78, +180]) at 0.85x, and at level 18 43.2% of 200 against
+NTest at depth 20 at 0.92x (-1.2 +- 6.0 paired)."""
 
 
 MAX_EXTENDED_LEVEL = 60
