@@ -13,7 +13,7 @@ twice in a row, colours swapped, and the second game meets the first's positions
 (plan 14,20,23,95 scored 40.2% against NTest at depth 16 with a fresh table a game, where
 ``bitflip nboard`` at level 14 scored 44.8% on the same 200 openings, all of it in the games
 bitflip played second; ``benchmarks/RESULTS-ntest.md``, step 8). ``BITFLIP_MPC_MODE`` sets how
-ProbCut checks a node (``SearchPlan.probcut_mode``; default 2, the engine's pre-test; 0 checks
+ProbCut checks a node (``SearchPlan.probcut_mode``; default the engine's, the pre-test; 0 checks
 both sides) and ``BITFLIP_MPC_FITS`` names a JSON list of ProbCut fits (``ProbCutFit`` fields)
 to use instead of the shipped ones, or a ``.npy`` ProbCut table (rows by depth, as
 :func:`bitflip.search.probcut.table_from_fits` makes them). ``BITFLIP_EVAL`` names the
@@ -42,7 +42,6 @@ import numpy as np
 
 from bitflip.core.bitboard import FULL
 from bitflip.engine import load_engine_evaluation
-from bitflip.search.control import MPC_PRETEST
 from bitflip.search.driver import Searcher
 from bitflip.search.plan import SearchPlan, probcut_t
 from bitflip.search.probcut import ProbCutFit, load_table, table_from_fits
@@ -124,7 +123,7 @@ def _from_env(suffix: str) -> PlanPlayer:
             f"{name} must be DEPTH,EXACT,WLD,SELECTIVITY[,SELECTIVE_WLD], not {text!r}"
         ) from None
     fits = os.environ.get("BITFLIP_MPC_FITS" + suffix)
-    mode = int(os.environ.get("BITFLIP_MPC_MODE" + suffix, str(MPC_PRETEST)))
+    mode = int(os.environ.get("BITFLIP_MPC_MODE" + suffix, str(SearchPlan().probcut_mode)))
     evaluation = os.environ.get("BITFLIP_EVAL" + suffix, "default")
     fits_path = Path(fits) if fits else None
     early_text = os.environ.get("BITFLIP_EARLY" + suffix, "")

@@ -223,7 +223,7 @@ def main() -> None:
         "--bitflip-mode",
         type=int,
         nargs="+",
-        default=[MPC_PRETEST],
+        default=[SearchPlan().probcut_mode],
         help="ProbCut check modes (bitflip.search.control: 0 both sides, 1 flat, 2 pretest "
         "(the engine's, default), 3 flat and pretest)",
     )
