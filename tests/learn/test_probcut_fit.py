@@ -57,7 +57,8 @@ def test_sampled_positions_follow_recorded_games(shared_data: Path) -> None:
 def test_a_small_calibration_writes_a_table_the_search_reads(tmp_path: Path) -> None:
     doc = calibrate("positional", positions=12, max_depth=4, seed=2, data=None)
     fits = [ProbCutFit(**f) for f in cast(list[dict[str, Any]], doc["fits"])]
-    assert [f.depth for f in fits] == [3, 4] and all(f.samples == 12 for f in fits)
+    assert [f.depth for f in fits] == [2, 3, 4] and all(f.samples == 12 for f in fits)
+    assert fits[0].shallow == 0  # depth 2 from the static evaluation
     assert all(f.sigma > 0 for f in fits) and "probcut_fit" in str(doc["how"])
     table = table_from_fits(fits)
     assert table[4, 0] == shallow_depth(4) and table[10, 3] >= table[4, 3]
@@ -88,3 +89,12 @@ def test_flat_sigma_with_the_endgame_fit_is_a_one_line_error(
     with pytest.raises(SystemExit):
         main(["--endgame", "--flat-sigma"])
     assert "--flat-sigma shapes the midgame fit" in capsys.readouterr().err
+
+
+def test_a_data_folder_without_games_is_an_error_not_random_positions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["--positions", "10", "--max-depth", "3", "--data", str(tmp_path)])
+    assert exc.value.code == 2
+    assert "no WTHOR games" in capsys.readouterr().err

@@ -28,8 +28,9 @@ SEARCH = Path(__file__).resolve().parents[2] / "src" / "bitflip" / "search"
 
 
 def test_shallow_depth_is_edax_s_and_always_shallower() -> None:
-    assert [shallow_depth(d) for d in range(3, 11)] == [1, 2, 3, 2, 3, 4, 5, 4]
-    assert all(1 <= shallow_depth(d) < d for d in range(MIN_MPC_DEPTH, MAX_MPC_DEPTH + 1))
+    # Depth 2 from the static evaluation (shallow depth 0), the rest searched.
+    assert [shallow_depth(d) for d in range(2, 11)] == [0, 1, 2, 3, 2, 3, 4, 5, 4]
+    assert all(0 <= shallow_depth(d) < d for d in range(MIN_MPC_DEPTH, MAX_MPC_DEPTH + 1))
 
 
 def test_table_holds_the_fits_and_extrapolates_deeper_with_growing_sigma() -> None:
@@ -38,7 +39,7 @@ def test_table_holds_the_fits_and_extrapolates_deeper_with_growing_sigma() -> No
     ]
     table = table_from_fits(fits)
     assert table.shape == (MAX_MPC_DEPTH + 1, TABLE_COLUMNS)
-    assert (table[:MIN_MPC_DEPTH] == 0).all()  # too shallow to cut: shallow depth 0 = off
+    assert (table[:3] == 0).all()  # no fit: a = 0, no ProbCut at that depth
     assert tuple(table[4, :SIGMA]) == (shallow_depth(4), 1.04, 2.0)
     assert (table[4, SIGMA:] == 140.0).all()  # no slope: the same sigma at every count
     deeper = table[6:, SIGMA + 40]
@@ -66,7 +67,7 @@ def test_the_shipped_fit_loads_and_unknown_evaluations_have_none() -> None:
     table = load_table("patterns")
     assert table is not None and table.shape == (MAX_MPC_DEPTH + 1, TABLE_COLUMNS)
     fitted = table[MIN_MPC_DEPTH:]
-    assert (fitted[:, 0] >= 1).all() and (fitted[:, SIGMA:] > 0).all()
+    assert table[2, 0] == 0 and (table[3:, 0] >= 1).all() and (fitted[:, SIGMA:] > 0).all()
     assert 0.5 < fitted[:, 1].mean() < 1.5  # deep and shallow values on the same scale
     assert load_table("no-such-evaluation") is None
 
@@ -94,6 +95,29 @@ def test_probcut_searches_fewer_nodes_and_stays_close() -> None:
         cut += results[1].nodes
         assert abs(results[0].score - results[1].score) < 8  # discs
     assert cut < plain
+
+
+def test_depth_two_is_cut_from_the_static_evaluation() -> None:
+    ev = load_engine_evaluation("default")
+    table = load_table(ev.name)
+    if table is None:
+        pytest.skip("no ProbCut fit for the installed default evaluation")
+    without = table.copy()
+    without[2] = 0
+    b = Board()
+    for m in ("f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3", "c2", "e6", "c6", "b4"):
+        b.push(m)
+    p, o = b.side_bitboards()
+    results = []
+    for mpc in (table, without):
+        searcher = Searcher(ev, tt_mb=16, mpc=mpc)
+        plan = SearchPlan(max_depth=10, probcut_t=164)
+        r, _ = searcher.search(p, o, b.geometry.mask, plan)
+        assert r.move in b.legal_moves and r.depth == 10
+        results.append(r)
+    # The static cuts need no search below them: fewer nodes, about the same value.
+    assert results[0].nodes < results[1].nodes
+    assert abs(results[0].score - results[1].score) < 4  # discs
 
 
 def test_each_way_of_checking_a_node_searches_its_own_tree_and_restores_the_setting() -> None:

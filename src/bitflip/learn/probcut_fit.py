@@ -110,7 +110,7 @@ def calibrate(
         values: dict[int, int] = {}
         empties = 64 - (p | o).bit_count()
         searcher.clear()
-        for d in range(1, min(max_depth, empties - 1) + 1):
+        for d in range(min(max_depth, empties - 1) + 1):
             values[d] = ctx.midgame(p, o, mask, d, -INF, INF)
         # A search that reaches the end is an exact solve, which ProbCut never predicts.
         for d in range(MIN_MPC_DEPTH, min(max_depth, empties - 1) + 1):
@@ -222,6 +222,9 @@ def main(argv: list[str] | None = None) -> int:
         for d, a, b, sigma in fit_endgame(rows):
             print(f"depth {d}: a {a:.4f} b {b:5.2f} sigma {sigma:.2f}")
         return 0
+    if args.data is not None and not sorted((args.data / "wthor").glob("WTH_20*.wtb")):
+        # Not a silent fall back to random games: a mistyped folder would fit other positions.
+        ap.error(f"--data {args.data}: no WTHOR games (WTH_20*.wtb under {args.data / 'wthor'})")
     doc = calibrate(
         args.eval, args.positions, args.max_depth, args.seed, args.data, args.flat_sigma
     )

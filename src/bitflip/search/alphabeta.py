@@ -149,15 +149,18 @@ def pvs_kernel(
     # of the window.
     t = ctl[MPC_T]
     mpc = s.mpc
-    if t > 0 and depth < mpc.shape[0] and mpc[depth, 0] > 0 and beta < INF and alpha > -INF:
+    if t > 0 and depth < mpc.shape[0] and mpc[depth, 1] > 0 and beta < INF and alpha > -INF:
         sd = int(mpc[depth, 0])
         a_ = mpc[depth, 1]
         b_ = mpc[depth, 2]
         margin = t * mpc[depth, SIGMA + n] / 100.0
         mode = ctl[MPC_MODE]
         check_high = check_low = True
+        # Depth 2 is predicted by the static evaluation itself (shallow depth 0): no search.
+        static = 0
+        if mode & MPC_PRETEST or sd == 0:
+            static = int(evaluate_indexed(p, o, mask, kind, s.weights, rows, ply, moves))
         if mode & MPC_PRETEST:
-            static = evaluate_indexed(p, o, mask, kind, s.weights, rows, ply, moves)
             check_high = static >= beta
             check_low = static <= alpha
         if mode & MPC_FLAT:
@@ -165,12 +168,12 @@ def pvs_kernel(
         cut = 0
         if check_high:
             hi = int(np.ceil((beta + margin - b_) / a_))
-            v = pvs_kernel(p, o, mask, sd, hi - 1, hi, ply, s)
+            v = static if sd == 0 else pvs_kernel(p, o, mask, sd, hi - 1, hi, ply, s)
             if ctl[STOP] == 0 and v >= hi:
                 cut = 1
         if cut == 0 and check_low and ctl[STOP] == 0:
             lo = int(np.floor((alpha - margin - b_) / a_))
-            v = pvs_kernel(p, o, mask, sd, lo, lo + 1, ply, s)
+            v = static if sd == 0 else pvs_kernel(p, o, mask, sd, lo, lo + 1, ply, s)
             if ctl[STOP] == 0 and v <= lo:
                 cut = -1
         ctl[MPC_T] = t

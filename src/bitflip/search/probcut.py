@@ -3,7 +3,8 @@
 ProbCut (Buro) predicts the value ``v_d`` of a depth-``d`` search from a shallow search at
 depth ``d'``: ``v_d = a * v_d' + b + e`` with ``e`` roughly normal of deviation ``sigma``. A
 node whose shallow value is beyond ``(beta + t * sigma - b) / a`` is cut as failing high
-(and likewise low), with confidence set by ``t`` (the level's selectivity).
+(and likewise low), with confidence set by ``t`` (the level's selectivity). Depth 2 is
+predicted by the static evaluation itself (``d' = 0``): a cut there costs no search at all.
 
 The fitting lives in :mod:`bitflip.learn.probcut_fit` (``python -m bitflip.learn.probcut_fit``),
 which writes ``src/bitflip/data/mpc-<eval>.json`` with how it was made; search only reads
@@ -20,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 MAX_MPC_DEPTH = 24
-MIN_MPC_DEPTH = 3
+MIN_MPC_DEPTH = 2
 SIGMA = 3
 """The table's column of sigma at 0 empties: column ``SIGMA + e`` holds sigma at ``e`` empties
 (a prediction's error grows as the game goes on and fewer squares are left)."""
@@ -28,8 +29,9 @@ TABLE_COLUMNS = SIGMA + 65
 
 
 def shallow_depth(depth: int) -> int:
-    """The depth of the shallow search that predicts a search of ``depth`` (as in Edax)."""
-    return max(1, 2 * (depth // 4) + (depth & 1))
+    """The depth of the shallow search that predicts a search of ``depth`` (as in Edax); depth
+    2 is predicted by the static evaluation (shallow depth 0)."""
+    return 2 * (depth // 4) + (depth & 1)
 
 
 @dataclass(frozen=True)
@@ -55,7 +57,8 @@ class ProbCutFit:
 
 def table_from_fits(fits: list[ProbCutFit]) -> np.ndarray:
     """The float64 table the kernel reads, a row per depth: shallow depth, a, b, then sigma at
-    0..64 empties (columns ``SIGMA`` on)."""
+    0..64 empties (columns ``SIGMA`` on). A row of zeros (``a == 0``) is a depth without
+    ProbCut."""
     table = np.zeros((MAX_MPC_DEPTH + 1, TABLE_COLUMNS), dtype=np.float64)
     empties = np.arange(65, dtype=np.float64)
     if not fits:
