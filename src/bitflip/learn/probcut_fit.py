@@ -67,12 +67,18 @@ def fit(
 
 
 def sample_positions(n: int, seed: int, data: Path | None) -> list[tuple[int, int]]:
-    """Side-relative positions with 16 to 50 empties from recorded or random games."""
+    """Side-relative positions with 16 to 50 empties from recorded games (``data`` given) or
+    random ones (``data`` None); FileNotFoundError when ``data`` holds no WTHOR games, so that a
+    mistyped folder never fits random positions silently."""
     rng = np.random.default_rng(seed)
     out: list[tuple[int, int]] = []
     games: list[list[int]] = []
     if data is not None:
         games = _wthor_games(data, "WTH_20*.wtb", 3)
+        if not games:
+            raise FileNotFoundError(
+                f"--data {data}: no WTHOR games (WTH_20*.wtb under {data / 'wthor'})"
+            )
     while len(out) < n:
         b = Board()
         target = int(rng.integers(10, 45))
@@ -222,12 +228,12 @@ def main(argv: list[str] | None = None) -> int:
         for d, a, b, sigma in fit_endgame(rows):
             print(f"depth {d}: a {a:.4f} b {b:5.2f} sigma {sigma:.2f}")
         return 0
-    if args.data is not None and not sorted((args.data / "wthor").glob("WTH_20*.wtb")):
-        # Not a silent fall back to random games: a mistyped folder would fit other positions.
-        ap.error(f"--data {args.data}: no WTHOR games (WTH_20*.wtb under {args.data / 'wthor'})")
-    doc = calibrate(
-        args.eval, args.positions, args.max_depth, args.seed, args.data, args.flat_sigma
-    )
+    try:
+        doc = calibrate(
+            args.eval, args.positions, args.max_depth, args.seed, args.data, args.flat_sigma
+        )
+    except FileNotFoundError as e:
+        ap.error(str(e))
     out = args.out or params_path(str(doc["eval"]))
     out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {out}")
