@@ -140,9 +140,9 @@ _TABLE = (
     (15, 21, 95, 25, 22),
     (16, 22, 95, 25, 22),
     (20, 22, 91, 25, 0),
-    (20, 23, 95, 27, 0),
-    (21, 24, 98, 27, 0),
-    (21, 26, 99, 27, 0),
+    (22, 23, 91, 27, 0),
+    (22, 24, 98, 27, 0),
+    (22, 26, 99, 27, 0),
 )
 
 LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_TABLE)}
@@ -172,7 +172,11 @@ plies left from its static evaluation (a row for depth 2 in the fitted table): t
 less time again, 43.0% of 400 against NTest at depth 16 at 0.83x its time (-0.4 +- 3.4 points
 paired with the level before) and 68.2% of 200 against Zebra at depth 11 (+133 [+81, +184]) at
 0.76x; level 18 45.5% of 200 against NTest at depth 20 (-31 [-80, +17]) at 0.72x its
-time (+2.2 +- 4.3 paired)."""
+time (+2.2 +- 4.3 paired). Since step 33 level 18 spends that time on two plies at level 17's
+ProbCut (depth 22 at 91% instead of 20 at 95%): 47.2% of 400 against NTest at depth 20 (-19
+[-53, +15]) at 0.74x its time, +2.1 +- 4.2 points paired with depth 20 at 95% (the same sign as
+step 7's, not yet told from zero), and 70.5% of 200 against Zebra at depth 20 (+151 [+99,
++204]) at 0.82x; levels 19 and 20 moved to depth 22 with it, unmeasured."""
 
 
 MAX_EXTENDED_LEVEL = 60

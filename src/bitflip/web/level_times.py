@@ -6,8 +6,9 @@ FFO #1 and #40, wall seconds), on the 2-core development VM, idle, 2026-11-24 13
 the pattern weights `ee3080ce8943` (levels 1-19; level 20 at 15:24 UTC with the same code, the
 other core busy; levels 1-17 again at 23:19 UTC, once levels 1-17 proved win/loss/draw before
 their exact solve; levels 17-19 again on 2026-11-28 at 03:54 UTC with the pattern weights
-`f2f807e90d2a`, the other core busy, once they searched deeper with bolder ProbCut; see
-``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
+`f2f807e90d2a`, the other core busy, once they searched deeper with bolder ProbCut; levels 17-20
+again on 2026-12-06 at 16:12 UTC, the other core timing the old levels, once levels 18-20 searched
+depth 22; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
 table is warm from the previous move and from pondering.
 """
 
@@ -41,10 +42,10 @@ LEVEL_TIMES: dict[int, LevelTime] = {
     14: LevelTime(0.09, 0.32),
     15: LevelTime(0.12, 0.32),
     16: LevelTime(0.22, 0.71),
-    17: LevelTime(0.43, 1.51),
-    18: LevelTime(1.06, 3.67),
-    19: LevelTime(3.19, 10.42),
-    20: LevelTime(12.57, 72.56),
+    17: LevelTime(0.28, 0.54),
+    18: LevelTime(0.68, 3.04),
+    19: LevelTime(2.25, 12.33),
+    20: LevelTime(13.65, 105.83),
 }
 """Level (1-20) to its measured move time."""
 
