@@ -151,32 +151,11 @@ LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_
 MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
-"""The level a user gets without asking: answers in well under a second, and in games takes
-about the time NTest takes at depth 16 (1.13x; 44.1% of 800 games against it), and scores
-65.5% of 200 against Zebra at depth 11 at 0.81x its time (``benchmarks/RESULTS-ntest.md``, step
-9, an Intel VM; 64.0% of 800 before in ``benchmarks/RESULTS-search.md``). On an AMD Zen 3 VM:
-40.0% of 400 against NTest (-70 Elo [-103, -39]) at 1.22-1.28x its time, 65.5% of 200 against
-Zebra (+111 [+61, +162]) at 1.02x (steps 23-24); with ProbCut's sigma flat in the empties and
-the surer proof at 25 empties, 39.2% of 395 (-76 [-111, -41], -0.8 +- 4.1 points paired) at
-0.97-1.06x NTest's time and 65.5% of 200 against Zebra at 0.90x (step 26); with 400 more on an
-AMD Zen 4 VM at 0.99x (step 29), 41.1% of 795 (-63 [-87, -38]). For about half a
-second a move, level 18: with selective proofs to 27 empties 45.8% of 200 against NTest at depth
-20 (-30 [-78, +19]) at 0.99x its time, and 72.0% of 200 against Zebra at depth 20 (+164 [+111,
-+218]) at 1.06x (step 27); with 200 more on the Zen 4 VM at 0.95x (step 30), 45.1% of 400 against
-NTest (-34 [-68, +0]). Since step 31 every level pre-tests ProbCut's checks by the static
-evaluation (``SearchPlan.probcut_mode``): the same play in less time, 43.4% of 400 against NTest
-at depth 16 at 0.92x its time (+0.5 +- 3.6 points paired with the level before) and 67.8% of 200
-against Zebra at depth 11 (+129 [+78, +180]) at 0.85x, and at level 18 43.2% of 200 against
-NTest at depth 20 at 0.92x (-1.2 +- 6.0 paired). Since step 32 ProbCut cuts a node with two
-plies left from its static evaluation (a row for depth 2 in the fitted table): the same play in
-less time again, 43.0% of 400 against NTest at depth 16 at 0.83x its time (-0.4 +- 3.4 points
-paired with the level before) and 68.2% of 200 against Zebra at depth 11 (+133 [+81, +184]) at
-0.76x; level 18 45.5% of 200 against NTest at depth 20 (-31 [-80, +17]) at 0.72x its
-time (+2.2 +- 4.3 paired). Since step 33 level 18 spends that time on two plies at level 17's
-ProbCut (depth 22 at 91% instead of 20 at 95%): 47.2% of 400 against NTest at depth 20 (-19
-[-53, +15]) at 0.74x its time, +2.1 +- 4.2 points paired with depth 20 at 95% (the same sign as
-step 7's, not yet told from zero), and 70.5% of 200 against Zebra at depth 20 (+151 [+99,
-+204]) at 0.82x; levels 19 and 20 moved to depth 22 with it, unmeasured."""
+"""The level a user gets without asking: a move in 0.09 s on average, at most a third of a
+second, on the benchmark positions, and about the time NTest takes at depth 16 in games. Its
+standing against NTest and Zebra at equal time, and level 18's at about a third of a second,
+is kept step by step in ``benchmarks/RESULTS-ntest.md`` and summed up in the engine guide
+(``docs/guides/engine.md``, Levels)."""
 
 
 MAX_EXTENDED_LEVEL = 60
