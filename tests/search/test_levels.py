@@ -36,8 +36,8 @@ def test_levels_prove_win_loss_draw_before_solving() -> None:
     # Level 17 proves in full to 23, selectively to 25; level 12 to 22, nothing selectively.
     assert (level_spec(17).wld_depth, level_spec(17).selective_wld_depth) == (23, 25)
     assert (level_spec(12).wld_depth, level_spec(12).selective_wld_depth) == (22, 0)
-    # Full proofs stop at 23 empties, where levels 18-20 already solve (from 24, 25 and 26):
-    # they prove selectively to 27 and in full nowhere.
+    # Full proofs stop at 23 empties; levels 18-20 solve from 24, 25 and 26, past that, so
+    # they prove only selectively, to 27.
     assert [level_spec(k).endgame_depth for k in (18, 19, 20)] == [24, 25, 26]
     assert all(level_spec(k).wld_depth == level_spec(k).endgame_depth for k in (18, 19, 20))
     assert [level_spec(k).selective_wld_depth for k in (18, 19, 20)] == [27, 27, 27]
