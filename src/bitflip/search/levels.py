@@ -35,37 +35,20 @@ level  depth  endgame    wld     selectivity
 
 ``22+``: full proofs to 22 empties and a selective one at 23 (``selective_wld_depth``: the
 endgame search's ProbCut passes only; a likely win or draw is the answer, else the midgame
-search moves). At the default level it played as the full proof at 23 did (-0.8 +- 0.6 points
-over 400 games paired by opening against NTest at depth 16) for 18% less time a move (0.97x
-NTest's instead of 1.18x): the full proof took 613 ms a move there, a fifth of the level's
-time in games (``benchmarks/RESULTS-ntest.md``, step 8). ``22/25``: full proofs to 22
-(``full_wld_depth``), selective ones at 23-25: at the default level +1.9 +- 1.2 points over
-800 games paired by opening against NTest at depth 16 (44.1%, -41 Elo [-65, -17]), at 1.13x
-NTest's time a move, 8% more time than before on the same machine (step 9). ``23/25``: full
-proofs to 23, selective ones at 24-25, where NTest at depth 20 spends four times bitflip's time
-(its own selective proofs): level 17 with them scored 46.0% of 400 against NTest at depth 20
-(-28 Elo [-62, +6]) at 0.89x its time, +2.5 +- 2.1 points over the level without them on the
-first 200 openings, and 68.5% of 200 against Zebra at depth 20. ``25*``: the selective proofs
-alone, past an exact solve from 22 empties. ``27*``: selective proofs to 27 empties past the
-exact solve, NTest's shape (at depth 20 it solves exactly from 25 and probably to 30): level 18
-with them scored +1.8 +- 1.6 points over the same level proving to 25, 200 games paired by
-opening against NTest at depth 20 (45.8%, -30 Elo [-78, +19], at 0.99x its time a move; step
-27). Level 18 solves exactly from 24 empties instead of proving selectively there: +2.6 +- 1.3
-points over 400 games paired by opening against NTest at depth 20 (49.9%, -1 Elo [-35, +33], at
-0.97x its time; step 34). Levels 15, 16, 19 and 20 take their neighbours' proofs unmeasured, so
-that no higher level proves less.
+search moves). ``22/25``, ``23/25``: full proofs to 22 or 23 (``full_wld_depth`` caps the rule),
+selective ones beyond, to 25. ``25*``, ``27*``: selective proofs alone, past the exact solve.
+Levels 15, 16, 19 and 20 take their neighbours' proofs unmeasured, so that no higher level
+proves less.
 
-Level 17 buys two plies with a bolder ProbCut: against NTest at depth 20 (about 0.3 s a move)
-depth 20 at 91% scored 6.0 +- 4.7 points more than depth 18 at 95% (400 games paired by
-opening; the new setting with a fresh table each game, the old one keeping it, which is worth
-about 4 points more), at 0.96x NTest's time where depth 18 left a quarter of it unused, and
-44.2% of 200 through ``bitflip nboard`` on new openings at 0.79x; depth 18 at 95% had
-in turn gained 6.1 +- 4.8 points over depth 17 at 98% (``benchmarks/RESULTS-ntest.md``, steps 5
-and 7). Levels 18 and 19 keep their ProbCut no bolder than 17's and search deeper. Those
-times were measured with ProbCut's sigma growing toward the endgame; with it flat in the empties
-(step 26) level 17 takes 0.55x NTest's time at depth 20 (40.2% of 200, -3.2 +- 6.4 points
-paired with the old level 17 at 1.03x), and level 18 is the one at about NTest's time (0.93x,
-44.0% of 200, +0.5 +- 6.2 paired with the old level 17).
+Why, each measured in games against NTest at about its time a move, paired by opening
+(``benchmarks/RESULTS-ntest.md``, by step): at the default level the selective proof at 23
+plays as a full one did for 18% less time (-0.8 +- 0.6 points over 400 games, step 8), and the
+selective proofs to 25 add 1.9 +- 1.2 points over 800 (step 9); level 17's proofs to 25 add 2.5
++- 2.1 over 200 (step 8); level 18's to 27, NTest's shape, 1.8 +- 1.6 over 200 (step 27), and
+its exact solve from 24 instead of a proof there 2.6 +- 1.3 over 400 (step 34). Levels 17 and
+18 buy depth with a bolder ProbCut than 16's: depth 20 at 91% scored 6.0 +- 4.7 points over
+depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1 +- 4.2 over depth 20 at 95% (400,
+step 33), each in the same time.
 
 :data:`DEFAULT_LEVEL` (14) answers in 0.09 s on average on an idle core (at most 0.32 s on
 the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-web.md``).
