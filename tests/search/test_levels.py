@@ -1,10 +1,37 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
-from bitflip.search.levels import DEFAULT_LEVEL, LEVELS, level_spec
+import bitflip.search.levels as levels_module
+from bitflip.search.levels import DEFAULT_LEVEL, LEVELS, LevelSpec, level_spec
+
+ENGINE_GUIDE = Path(__file__).resolve().parents[2] / "docs" / "guides" / "engine.md"
+
+
+def _proof_notation(spec: LevelSpec) -> str:
+    """The tables' win/loss/draw column: ``22``, ``22+``, ``22/25`` or ``25*``."""
+    if not spec.selective_wld_depth:
+        return str(spec.wld_depth)
+    if spec.wld_depth == spec.endgame_depth:
+        return f"{spec.selective_wld_depth}*"
+    if spec.selective_wld_depth == spec.wld_depth + 1:
+        return f"{spec.wld_depth}+"
+    return f"{spec.wld_depth}/{spec.selective_wld_depth}"
+
+
+def _expected_rows() -> dict[int, tuple[str, str, str, str]]:
+    return {
+        k: (
+            str(s.depth),
+            str(s.endgame_depth),
+            _proof_notation(s),
+            "--" if s.selectivity is None else str(s.selectivity),
+        )
+        for k, s in LEVELS.items()
+    }
 
 
 def test_levels_are_monotone() -> None:
@@ -68,3 +95,27 @@ def test_probcut_t_grows_with_confidence() -> None:
 def test_bad_level_is_a_clear_error(bad: object) -> None:
     with pytest.raises(ValueError, match="level must be"):
         level_spec(bad)  # type: ignore[arg-type]
+
+
+def test_level_tables_in_the_docs_match_the_levels() -> None:
+    # Both tables are written by hand; the module's once kept rows two steps old.
+    doc = levels_module.__doc__ or ""
+    rows = {}
+    for line in doc.splitlines():
+        cells = line.split()
+        if len(cells) == 5 and cells[0].isdigit():
+            rows[int(cells[0])] = tuple(cells[1:])
+    assert rows == _expected_rows()
+
+    if not ENGINE_GUIDE.exists():
+        pytest.skip(f"{ENGINE_GUIDE} is absent (an installed package without the docs)")
+    guide: dict[str, list[str]] = {}
+    for line in ENGINE_GUIDE.read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) == 21:
+            guide[cells[0]] = cells[1:]
+    expected = _expected_rows()
+    columns = {"depth": 0, "exact from": 1, "win/loss/draw from": 2, "ProbCut %": 3}
+    for name, i in columns.items():
+        want = [expected[k][i].replace("--", "\u2013") for k in range(1, 21)]
+        assert guide[name] == want, name

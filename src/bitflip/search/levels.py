@@ -49,9 +49,6 @@ its exact solve from 24 instead of a proof there 2.6 +- 1.3 over 400 (step 34). 
 18 buy depth with a bolder ProbCut than 16's: depth 20 at 91% scored 6.0 +- 4.7 points over
 depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1 +- 4.2 over depth 20 at 95% (400,
 step 33), each in the same time.
-
-:data:`DEFAULT_LEVEL` (14) answers in 0.09 s on average on an idle core (at most 0.32 s on
-the bench positions, ``benchmarks/level_times.py``; see ``benchmarks/RESULTS-web.md``).
 """
 
 from __future__ import annotations

@@ -2,14 +2,10 @@
 
 Measured, not guessed: ``PYTHONPATH=src python benchmarks/level_times.py --levels 1 2 ... 20
 --ffo ../shared/data/ffo`` (a move from a fresh 64 MB table on the 8 bench positions plus
-FFO #1 and #40, wall seconds), on the 2-core development VM, idle, 2026-11-24 13:05 UTC with
-the pattern weights `ee3080ce8943` (levels 1-19; level 20 at 15:24 UTC with the same code, the
-other core busy; levels 1-17 again at 23:19 UTC, once levels 1-17 proved win/loss/draw before
-their exact solve; levels 17-19 again on 2026-11-28 at 03:54 UTC with the pattern weights
-`f2f807e90d2a`, the other core busy, once they searched deeper with bolder ProbCut; levels 17-20
-again on 2026-12-06 at 16:12 UTC, the other core timing the old levels, once levels 18-20 searched
-depth 22; see ``benchmarks/RESULTS-web.md``). Moves in a game come faster than these: the
-table is warm from the previous move and from pondering.
+FFO #1 and #40, wall seconds) on the 2-core development VM. ``benchmarks/RESULTS-web.md`` keeps
+each measurement with its date, code, weights and load; remeasure a level when its settings
+change. Moves in a game come faster than these: the table is warm from the previous move and
+from pondering.
 """
 
 from __future__ import annotations
