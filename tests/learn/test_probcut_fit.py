@@ -97,4 +97,11 @@ def test_a_data_folder_without_games_is_an_error_not_random_positions(
     with pytest.raises(SystemExit) as exc:
         main(["--positions", "10", "--max-depth", "3", "--data", str(tmp_path)])
     assert exc.value.code == 2
-    assert "no WTHOR games" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"--data {tmp_path}: no WTHOR games" in err
+
+
+def test_sample_positions_names_the_folder_without_games_not_a_flag(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFoundError, match="no WTHOR games") as exc:
+        sample_positions(5, seed=1, data=tmp_path)
+    assert str(exc.value).startswith(str(tmp_path))

@@ -76,9 +76,7 @@ def sample_positions(n: int, seed: int, data: Path | None) -> list[tuple[int, in
     if data is not None:
         games = _wthor_games(data, "WTH_20*.wtb", 3)
         if not games:
-            raise FileNotFoundError(
-                f"--data {data}: no WTHOR games (WTH_20*.wtb under {data / 'wthor'})"
-            )
+            raise FileNotFoundError(f"{data}: no WTHOR games (WTH_20*.wtb under {data / 'wthor'})")
     while len(out) < n:
         b = Board()
         target = int(rng.integers(10, 45))
@@ -233,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
             args.eval, args.positions, args.max_depth, args.seed, args.data, args.flat_sigma
         )
     except FileNotFoundError as e:
-        ap.error(str(e))
+        ap.error(f"--data {e}")
     out = args.out or params_path(str(doc["eval"]))
     out.write_text(json.dumps(doc, indent=1) + "\n")
     print(f"wrote {out}")
