@@ -40,6 +40,11 @@ def test_gymnasium_episode_against_an_agent() -> None:
     assert done and reward == -1.0 and info["illegal"]
 
 
+# api_test's advice, not failures: the observation is a dict with an action mask, as in
+# PettingZoo's own classic games, and the agents are named by colour, not "player_0".
+@pytest.mark.filterwarnings("ignore:Observation space for each agent probably should be")
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array")
+@pytest.mark.filterwarnings("ignore:We recommend agents to be named")
 @pytest.mark.parametrize("size", [4, 6])
 def test_pettingzoo_api_test(size: int) -> None:
     from pettingzoo.test import api_test
