@@ -99,13 +99,14 @@ def test_bad_level_is_a_clear_error(bad: object) -> None:
 
 def test_level_tables_in_the_docs_match_the_levels() -> None:
     # Both tables are written by hand; the module's once kept rows two steps old.
+    expected = _expected_rows()
     doc = levels_module.__doc__ or ""
     rows = {}
     for line in doc.splitlines():
         cells = line.split()
         if len(cells) == 5 and cells[0].isdigit():
             rows[int(cells[0])] = tuple(cells[1:])
-    assert rows == _expected_rows()
+    assert rows == expected
 
     if not ENGINE_GUIDE.exists():
         pytest.skip(f"{ENGINE_GUIDE} is absent (an installed package without the docs)")
@@ -114,7 +115,6 @@ def test_level_tables_in_the_docs_match_the_levels() -> None:
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) == 21:
             guide[cells[0]] = cells[1:]
-    expected = _expected_rows()
     columns = {"depth": 0, "exact from": 1, "win/loss/draw from": 2, "ProbCut %": 3}
     for name, i in columns.items():
         want = [expected[k][i].replace("--", "\u2013") for k in range(1, 21)]
