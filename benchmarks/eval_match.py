@@ -4,6 +4,9 @@ colours swapped, so that only the evaluation differs.
 Run: PYTHONPATH=src .venv/bin/python benchmarks/eval_match.py patterns features
          [--depth 4] [--openings 100] [--xot ../shared/data/xot/openingssmall.txt]
 
+``--depth-b D`` gives the second evaluation its own depth: one evaluation against itself a ply
+apart (``default default --depth 5 --depth-b 4``) measures what a full-width ply is worth.
+
 Prints wins/draws/losses of the first evaluation and its score (wins + draws / 2) with a 95%
 normal interval. This is a check of the evaluations, not the engine: the engine's search
 (``bitflip.search``) adds ordering, a transposition table and an exact endgame. That is why
@@ -74,16 +77,21 @@ def best_move(p: np.uint64, o: np.uint64, depth: int, kind: int, w: np.ndarray) 
 
 
 def play_game(
-    board: Board, black: tuple[int, np.ndarray], white: tuple[int, np.ndarray], depth: int
+    board: Board,
+    black: tuple[int, np.ndarray],
+    white: tuple[int, np.ndarray],
+    depth: int,
+    white_depth: int | None = None,
 ) -> int:
-    """Black's final disc margin."""
+    """Black's final disc margin (White searches ``white_depth`` plies when given)."""
     while not board.is_game_over():
         if board.legal_mask() == 0:
             board.push(64)
             continue
         kind, w = black if board.turn == 0 else white
+        d = depth if board.turn == 0 or white_depth is None else white_depth
         p, o = (np.uint64(x) for x in board.side_bitboards())
-        board.push(int(best_move(p, o, depth, kind, w)))
+        board.push(int(best_move(p, o, d, kind, w)))
     outcome = board.outcome()
     assert outcome is not None
     return outcome.margin
@@ -94,11 +102,14 @@ def main() -> None:
     ap.add_argument("first")
     ap.add_argument("second")
     ap.add_argument("--depth", type=int, default=4)
+    ap.add_argument("--depth-b", type=int, default=None, help="the second's depth (else --depth)")
     ap.add_argument("--openings", type=int, default=100)
     ap.add_argument("--xot", default="../shared/data/xot/openingssmall.txt")
     args = ap.parse_args()
     a, b = load_evaluation(args.first), load_evaluation(args.second)
     ea, eb = (a.kind, a.weights), (b.kind, b.weights)
+    da = args.depth
+    db = args.depth if args.depth_b is None else args.depth_b
     lines = [x.strip() for x in Path(args.xot).read_text().splitlines() if x.strip()]
     lines = lines[: args.openings]
     wins = draws = losses = 0
@@ -108,9 +119,8 @@ def main() -> None:
             board = Board()
             for i in range(0, len(line), 2):
                 board.push(line[i : i + 2])
-            margin = play_game(
-                board, ea if first_is_black else eb, eb if first_is_black else ea, args.depth
-            )
+            black, white = (ea, eb) if first_is_black else (eb, ea)
+            margin = play_game(board, black, white, *((da, db) if first_is_black else (db, da)))
             m = margin if first_is_black else -margin
             wins += m > 0
             draws += m == 0
@@ -119,7 +129,7 @@ def main() -> None:
     score = (wins + draws / 2) / n
     ci = 1.96 * math.sqrt(score * (1 - score) / n)
     print(
-        f"{a.name} vs {b.name}, depth {args.depth}, {len(lines)} XOT openings x 2 colours: "
+        f"{a.name} (depth {da}) vs {b.name} (depth {db}), {len(lines)} XOT openings x 2 colours: "
         f"+{wins} ={draws} -{losses}, score {score:.1%} +- {ci:.1%} "
         f"({time.perf_counter() - t0:.0f} s)"
     )
