@@ -76,22 +76,19 @@ def best_move(p: np.uint64, o: np.uint64, depth: int, kind: int, w: np.ndarray) 
     return best_sq
 
 
-def play_game(
-    board: Board,
-    black: tuple[int, np.ndarray],
-    white: tuple[int, np.ndarray],
-    depth: int,
-    white_depth: int | None = None,
-) -> int:
-    """Black's final disc margin (White searches ``white_depth`` plies when given)."""
+Side = tuple[int, np.ndarray, int]
+"""A player: evaluation kind, weights, search depth."""
+
+
+def play_game(board: Board, black: Side, white: Side) -> int:
+    """Black's final disc margin."""
     while not board.is_game_over():
         if board.legal_mask() == 0:
             board.push(64)
             continue
-        kind, w = black if board.turn == 0 else white
-        d = depth if board.turn == 0 or white_depth is None else white_depth
+        kind, w, depth = black if board.turn == 0 else white
         p, o = (np.uint64(x) for x in board.side_bitboards())
-        board.push(int(best_move(p, o, d, kind, w)))
+        board.push(int(best_move(p, o, depth, kind, w)))
     outcome = board.outcome()
     assert outcome is not None
     return outcome.margin
@@ -106,10 +103,12 @@ def main() -> None:
     ap.add_argument("--openings", type=int, default=100)
     ap.add_argument("--xot", default="../shared/data/xot/openingssmall.txt")
     args = ap.parse_args()
-    a, b = load_evaluation(args.first), load_evaluation(args.second)
-    ea, eb = (a.kind, a.weights), (b.kind, b.weights)
     da = args.depth
     db = args.depth if args.depth_b is None else args.depth_b
+    if min(da, db) < 1:
+        ap.error(f"depths must be at least 1, not {min(da, db)}")
+    a, b = load_evaluation(args.first), load_evaluation(args.second)
+    ea, eb = (a.kind, a.weights, da), (b.kind, b.weights, db)
     lines = [x.strip() for x in Path(args.xot).read_text().splitlines() if x.strip()]
     lines = lines[: args.openings]
     wins = draws = losses = 0
@@ -119,8 +118,7 @@ def main() -> None:
             board = Board()
             for i in range(0, len(line), 2):
                 board.push(line[i : i + 2])
-            black, white = (ea, eb) if first_is_black else (eb, ea)
-            margin = play_game(board, black, white, *((da, db) if first_is_black else (db, da)))
+            margin = play_game(board, *((ea, eb) if first_is_black else (eb, ea)))
             m = margin if first_is_black else -margin
             wins += m > 0
             draws += m == 0
