@@ -110,10 +110,10 @@ def main() -> None:
     print("| level (depth, exact, ProbCut %) | mean CPU s | max CPU s | mean wall s | max wall s |")
     print("|---|---|---|---|---|")
     for name, spec in runs:
-        plan = level_plan(spec)
         cpu: list[float] = []
         wall: list[float] = []
         for p, o in positions:
+            plan = level_plan(spec, 64 - (p | o).bit_count())
             searcher.clear()
             c0, w0 = time.process_time(), time.perf_counter()
             searcher.search(p, o, int(FULL), plan)

@@ -46,14 +46,13 @@ def main() -> None:
     args = ap.parse_args()
     evaluation = load_engine_evaluation()
     searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
-    plan = SearchPlan(exact_empties=64)
-    if args.level is not None:
-        plan = level_plan(level_spec(args.level))
+    spec = level_spec(args.level) if args.level is not None else None
     ntest = NTest(args.ntest, 4)
     print("| empties | engine | mean CPU ms | max CPU ms | mean nodes | Mnodes/s |")
     print("|---|---|---|---|---|---|")
     try:
         for e in args.empties:
+            plan = SearchPlan(exact_empties=64) if spec is None else level_plan(spec, e)
             pos = wthor_positions(args.wthor, args.positions, args.seed, e, e)
             searcher.search(*pos[0], int(FULL), plan)  # compile
             bf: list[tuple[float, int]] = []

@@ -22,10 +22,15 @@ def _proof_notation(spec: LevelSpec) -> str:
     return f"{spec.wld_depth}/{spec.selective_wld_depth}"
 
 
+def _depth_notation(spec: LevelSpec) -> str:
+    """The tables' depth column: ``16``, or ``16/14`` for 14 plies in the opening."""
+    return f"{spec.depth}/{spec.opening_depth}" if spec.opening_depth else str(spec.depth)
+
+
 def _expected_rows() -> dict[int, tuple[str, str, str, str]]:
     return {
         k: (
-            str(s.depth),
+            _depth_notation(s),
             str(s.endgame_depth),
             _proof_notation(s),
             "--" if s.selectivity is None else str(s.selectivity),
@@ -38,8 +43,8 @@ def test_levels_are_monotone() -> None:
     assert sorted(LEVELS) == list(range(1, 21))
     for k in range(1, 20):
         a, b = LEVELS[k], LEVELS[k + 1]
-        assert b.depth >= a.depth and b.endgame_depth >= a.endgame_depth
-        assert (b.depth, b.endgame_depth) != (a.depth, a.endgame_depth)
+        assert all(b.depth_at(e) >= a.depth_at(e) for e in range(61)), k
+        assert b.endgame_depth >= a.endgame_depth and b != a
         assert b.wld_depth >= a.wld_depth
         assert max(b.wld_depth, b.selective_wld_depth) >= max(a.wld_depth, a.selective_wld_depth)
         # Selectivity: None (no ProbCut) on low levels; bolder as levels grow only where
@@ -72,14 +77,34 @@ def test_levels_prove_win_loss_draw_before_solving() -> None:
     assert (plan.exact_empties, plan.wld_empties, plan.selective_wld_empties) == (24, 24, 27)
 
 
+def test_the_default_searches_two_plies_less_in_the_opening() -> None:
+    from bitflip.engine import Engine
+    from bitflip.search.limits import Clocks, Limit
+    from bitflip.search.plan import resolve_plan
+
+    spec = level_spec(DEFAULT_LEVEL)
+    assert (spec.depth, spec.opening_depth, spec.opening_empties) == (16, 14, 42)
+    assert [spec.depth_at(e) for e in (60, 42, 41, 30)] == [14, 14, 16, 16]
+    engine = Engine(tt_mb=1)
+    assert engine.plan(None).max_depth == 14  # the start: 60 empties
+    for e, depth in ((42, 14), (41, 16), (25, 16)):
+        assert resolve_plan(None, level=DEFAULT_LEVEL, empties=e).max_depth == depth
+        assert resolve_plan(Limit(level=14), level=1, empties=e).max_depth == depth
+        # A clock with the level named still caps the depth where the level would.
+        clocked = Limit(level=14, clocks=Clocks(mine=60.0, theirs=60.0))
+        assert resolve_plan(clocked, level=1, empties=e).max_depth == depth
+    # Level 15 is the default without the shallower opening.
+    assert level_spec(15).depth_at(60) == 16 and level_spec(15).endgame_depth == 20
+
+
 def test_settings_no_level_has_plan_like_a_level() -> None:
     from bitflip.search.levels import LevelSpec
     from bitflip.search.plan import level_plan, probcut_t
 
-    plan = level_plan(LevelSpec(15, 20, 91))
+    plan = level_plan(LevelSpec(15, 20, 91), 40)
     assert (plan.max_depth, plan.exact_empties, plan.wld_empties) == (15, 20, 23)
     assert plan.probcut_t == probcut_t(91) > 0
-    assert level_plan(LevelSpec(4, 8)).probcut_t == 0  # no ProbCut
+    assert level_plan(LevelSpec(4, 8), 40).probcut_t == 0  # no ProbCut
 
 
 def test_probcut_t_grows_with_confidence() -> None:

@@ -17,14 +17,16 @@ from bitflip.search.plan import (
 )
 from bitflip.search.timeman import budget
 
-L14 = level_spec(14)  # depth 14, exact from 20, proofs from 23, ProbCut at 95%
+L14 = level_spec(14)  # depth 16 (14 at 42+ empties), exact from 20, proofs to 25, ProbCut 95%
 T95 = probcut_t(95)
 
 # (limit, empties, max_depth, exact_empties, wld, wld_empties, probcut_t, nodes, soft, hard,
 #  selective_wld_empties)
 ROWS = [
-    (None, 40, 14, 20, False, 22, T95, None, None, None, 25),
-    (Limit(level=14), 40, 14, 20, False, 22, T95, None, None, None, 25),
+    (None, 40, 16, 20, False, 22, T95, None, None, None, 25),
+    (None, 50, 14, 20, False, 22, T95, None, None, None, 25),
+    (Limit(level=14), 40, 16, 20, False, 22, T95, None, None, None, 25),
+    (Limit(level=14), 42, 14, 20, False, 22, T95, None, None, None, 25),
     (Limit(level=6), 40, 6, 12, False, 15, probcut_t(91), None, None, None, 0),
     (Limit(level=30), 40, 31, 36, False, 36, probcut_t(99), None, None, None, 0),
     (Limit(depth=8), 40, 8, 0, False, 0, 0, None, None, None, 0),
@@ -86,7 +88,7 @@ def test_clocks_give_a_budget_and_a_time_caps_it() -> None:
 def test_a_level_plan_is_its_table_row() -> None:
     for level in (1, 5, 6, 14, 20):
         spec = level_spec(level)
-        plan = level_plan(spec)
+        plan = level_plan(spec, 30)
         assert (plan.max_depth, plan.exact_empties, plan.wld_empties) == (
             spec.depth,
             spec.endgame_depth,

@@ -24,8 +24,8 @@ level  depth  endgame    wld     selectivity
 11     11     18         21      91
 12     12     19         22      91
 13     13     20         22+     95
-14     14     20         22/25   95
-15     15     21         22/25   95
+14     16/14  20         22/25   95
+15     16     20         22/25   95
 16     16     22         25*     95
 17     20     22         23/25   91
 18     22     24         27*     91
@@ -33,29 +33,32 @@ level  depth  endgame    wld     selectivity
 20     22     26         27*     99
 =====  =====  =========  ======  ===========
 
-``22+``: full proofs to 22 empties and a selective one at 23 (``selective_wld_depth``: the
-endgame search's ProbCut passes only; a likely win or draw is the answer, else the midgame
-search moves). ``22/25``, ``23/25``: full proofs to 22 or 23 (``full_wld_depth`` caps the rule),
-selective ones beyond, to 25. ``25*``, ``27*``: selective proofs alone, past the exact solve.
+``16/14``: 16 plies, 14 while 42 or more squares are empty (``opening_depth``,
+``opening_empties``). ``22+``: full proofs to 22 empties and a selective one at 23
+(``selective_wld_depth``: the endgame search's ProbCut passes only; a likely win or draw is
+the answer, else the midgame search moves). ``22/25``, ``23/25``: full proofs to 22 or 23
+(``full_wld_depth`` caps the rule), selective ones beyond, to 25. ``25*``, ``27*``: selective
+proofs alone, past the exact solve.
 Levels 15, 16, 19 and 20 take their neighbours' proofs unmeasured, so that no higher level
 proves less.
 
 Why, each measured in games against NTest at about its time a move, paired by opening
-(``benchmarks/RESULTS-ntest.md``, by step): at the default level the selective proof at 23
-plays as a full one did for 18% less time (-0.8 +- 0.6 points over 400 games, step 8), and the
-selective proofs to 25 add 1.9 +- 1.2 points over 800 (step 9); level 17's proofs to 25 add 2.5
-+- 2.1 over 200 (step 8); level 18's to 27, NTest's shape, 1.8 +- 1.6 over 200 (step 27), and
-its exact solve from 24 instead of a proof there 2.6 +- 1.3 over 400 (step 34). Levels 17 and
-18 buy depth with a bolder ProbCut than 16's: depth 20 at 91% scored 6.0 +- 4.7 points over
-depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1 +- 4.2 over depth 20 at 95% (400,
-step 33), each in the same time.
+(``benchmarks/RESULTS-ntest.md``, by step): the default's two plies below 42 empties, at
+NTest's time, scored 5.5 +- 2.7 points over depth 14 everywhere (1,200 games, step 37), where a
+15th ply everywhere bought 0.3 +- 3.2 (level 15 then); level 15 is the default with its 16
+plies in the opening too (7.0 +- 3.8 over depth 14, 800 games, 1.26x NTest's time). At the
+default level the selective proof at 23 plays as a full one did for 18% less time (-0.8 +- 0.6
+points over 400 games, step 8), and the selective proofs to 25 add 1.9 +- 1.2 points over 800
+(step 9); level 17's proofs to 25 add 2.5 +- 2.1 over 200 (step 8); level 18's to 27, NTest's
+shape, 1.8 +- 1.6 over 200 (step 27), and its exact solve from 24 instead of a proof there 2.6
++- 1.3 over 400 (step 34). Levels 17 and 18 buy depth with a bolder ProbCut than 16's: depth 20
+at 91% scored 6.0 +- 4.7 points over depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1
++- 4.2 over depth 20 at 95% (400, step 33), each in the same time.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from bitflip.search.limits import Limit
 
 WLD_AHEAD = 3
 """How many empties before its exact solve a level starts proving win/loss/draw."""
@@ -85,6 +88,18 @@ class LevelSpec:
     """The most empties the full proofs reach, where the rule of :attr:`wld_depth` would take
     them further (0: the rule). Levels 14-16 prove selectively from 23 empties on, where a
     full proof costs a fifth of their time."""
+    opening_depth: int = 0
+    """Midgame depth in plies while at least ``opening_empties`` squares are empty (0: ``depth``
+    everywhere). Level 14 spends two plies less in the opening, where they buy least against
+    NTest, and searches 16 plies from the midgame on."""
+    opening_empties: int = 0
+    """The fewest empties at which ``opening_depth`` applies."""
+
+    def depth_at(self, empties: int) -> int:
+        """Midgame search depth in a position with ``empties`` empty squares."""
+        if self.opening_depth and empties >= self.opening_empties:
+            return self.opening_depth
+        return self.depth
 
     @property
     def wld_depth(self) -> int:
@@ -99,32 +114,30 @@ class LevelSpec:
             full = min(full, self.full_wld_depth)
         return max(self.endgame_depth, full)
 
-    def limit(self) -> Limit:
-        return Limit(depth=self.depth)
-
 
 _TABLE = (
-    # (depth, exact from, ProbCut %, selective proofs to, full proofs at most to; 0: none, the rule)
-    (1, 2, None, 0, 0),
-    (2, 4, None, 0, 0),
-    (3, 6, None, 0, 0),
-    (4, 8, None, 0, 0),
-    (5, 10, None, 0, 0),
-    (6, 12, 91, 0, 0),
-    (7, 14, 91, 0, 0),
-    (8, 16, 91, 0, 0),
-    (9, 17, 91, 0, 0),
-    (10, 18, 91, 0, 0),
-    (11, 18, 91, 0, 0),
-    (12, 19, 91, 0, 0),
-    (13, 20, 95, 23, 0),
-    (14, 20, 95, 25, 22),
-    (15, 21, 95, 25, 22),
-    (16, 22, 95, 25, 22),
-    (20, 22, 91, 25, 0),
-    (22, 24, 91, 27, 0),
-    (22, 25, 98, 27, 0),
-    (22, 26, 99, 27, 0),
+    # (depth, exact from, ProbCut %, selective proofs to, full proofs at most to,
+    #  opening depth, opening from empties; 0: none, the rule, depth everywhere)
+    (1, 2, None, 0, 0, 0, 0),
+    (2, 4, None, 0, 0, 0, 0),
+    (3, 6, None, 0, 0, 0, 0),
+    (4, 8, None, 0, 0, 0, 0),
+    (5, 10, None, 0, 0, 0, 0),
+    (6, 12, 91, 0, 0, 0, 0),
+    (7, 14, 91, 0, 0, 0, 0),
+    (8, 16, 91, 0, 0, 0, 0),
+    (9, 17, 91, 0, 0, 0, 0),
+    (10, 18, 91, 0, 0, 0, 0),
+    (11, 18, 91, 0, 0, 0, 0),
+    (12, 19, 91, 0, 0, 0, 0),
+    (13, 20, 95, 23, 0, 0, 0),
+    (16, 20, 95, 25, 22, 14, 42),
+    (16, 20, 95, 25, 22, 0, 0),
+    (16, 22, 95, 25, 22, 0, 0),
+    (20, 22, 91, 25, 0, 0, 0),
+    (22, 24, 91, 27, 0, 0, 0),
+    (22, 25, 98, 27, 0, 0, 0),
+    (22, 26, 99, 27, 0, 0, 0),
 )
 
 LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_TABLE)}

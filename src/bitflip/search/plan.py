@@ -78,11 +78,14 @@ class SearchPlan:
     moves that leave its book."""
 
 
-def level_plan(spec: LevelSpec, *, multipv: bool = False, contempt: int = 0) -> SearchPlan:
-    """The search plan of a level's settings: its depth, its proof and exact solve, its
-    ProbCut (benchmarks build plans of settings no level has the same way)."""
+def level_plan(
+    spec: LevelSpec, empties: int, *, multipv: bool = False, contempt: int = 0
+) -> SearchPlan:
+    """The search plan of a level's settings in a position with ``empties`` empty squares: its
+    depth there, its proof and exact solve, its ProbCut (benchmarks build plans of settings no
+    level has the same way)."""
     return SearchPlan(
-        max_depth=spec.depth,
+        max_depth=spec.depth_at(empties),
         exact_empties=spec.endgame_depth,
         wld_empties=spec.wld_depth,
         selective_wld_empties=spec.selective_wld_depth,
@@ -115,7 +118,7 @@ def resolve_plan(
         if limit == Limit(level=limit.level):
             limit = None
     if limit is None:
-        return level_plan(spec, multipv=multipv, contempt=contempt)
+        return level_plan(spec, empties, multipv=multipv, contempt=contempt)
     soft = hard = limit.time
     if limit.clocks is not None:
         tb = budget(limit.clocks, empties)
@@ -135,7 +138,7 @@ def resolve_plan(
         return replace(base, max_depth=limit.depth, exact_empties=exact)
     return replace(
         base,
-        max_depth=spec.depth if limit.level is not None else 60,
+        max_depth=spec.depth_at(empties) if limit.level is not None else 60,
         exact_empties=spec.endgame_depth,
         probcut_t=probcut_t(spec.selectivity),
     )
