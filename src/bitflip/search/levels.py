@@ -146,7 +146,7 @@ LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_
 MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
-"""The level a user gets without asking: a move in 0.09 s on average, at most a third of a
+"""The level a user gets without asking: a move in 0.11 s on average, at most a third of a
 second, on the benchmark positions, and about the time NTest takes at depth 16 in games. Its
 standing against NTest and Zebra at equal time, and level 18's at about a third of a second,
 is kept step by step in ``benchmarks/RESULTS-ntest.md`` and summed up in the engine guide
