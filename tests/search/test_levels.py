@@ -27,13 +27,21 @@ def _depth_notation(spec: LevelSpec) -> str:
     return f"{spec.depth}/{spec.opening_depth}" if spec.opening_depth else str(spec.depth)
 
 
+def _selectivity_notation(spec: LevelSpec) -> str:
+    """The tables' ProbCut column: ``--``, ``95``, or ``88/95`` for 95% in the opening."""
+    sel = "--" if spec.selectivity is None else str(spec.selectivity)
+    if spec.opening_depth and spec.opening_selectivity is not None:
+        return f"{sel}/{spec.opening_selectivity}"
+    return sel
+
+
 def _expected_rows() -> dict[int, tuple[str, str, str, str]]:
     return {
         k: (
             _depth_notation(s),
             str(s.endgame_depth),
             _proof_notation(s),
-            "--" if s.selectivity is None else str(s.selectivity),
+            _selectivity_notation(s),
         )
         for k, s in LEVELS.items()
     }
@@ -77,24 +85,29 @@ def test_levels_prove_win_loss_draw_before_solving() -> None:
     assert (plan.exact_empties, plan.wld_empties, plan.selective_wld_empties) == (24, 24, 27)
 
 
-def test_the_default_searches_two_plies_less_in_the_opening() -> None:
+def test_the_default_searches_four_plies_less_in_the_opening() -> None:
     from bitflip.engine import Engine
     from bitflip.search.limits import Clocks, Limit
-    from bitflip.search.plan import resolve_plan
+    from bitflip.search.plan import probcut_t, resolve_plan
 
     spec = level_spec(DEFAULT_LEVEL)
-    assert (spec.depth, spec.opening_depth, spec.opening_empties) == (16, 14, 42)
-    assert [spec.depth_at(e) for e in (60, 42, 41, 30)] == [14, 14, 16, 16]
+    assert (spec.depth, spec.selectivity) == (18, 88)
+    assert (spec.opening_depth, spec.opening_empties, spec.opening_selectivity) == (14, 42, 95)
+    assert [spec.depth_at(e) for e in (60, 42, 41, 30)] == [14, 14, 18, 18]
+    assert [spec.selectivity_at(e) for e in (60, 42, 41, 30)] == [95, 95, 88, 88]
     engine = Engine(tt_mb=1)
     assert engine.plan(None).max_depth == 14  # the start: 60 empties
-    for e, depth in ((42, 14), (41, 16), (25, 16)):
-        assert resolve_plan(None, level=DEFAULT_LEVEL, empties=e).max_depth == depth
+    assert engine.plan(None).probcut_t == probcut_t(95)
+    for e, depth, sel in ((42, 14, 95), (41, 18, 88), (25, 18, 88)):
+        plan = resolve_plan(None, level=DEFAULT_LEVEL, empties=e)
+        assert (plan.max_depth, plan.probcut_t) == (depth, probcut_t(sel))
         assert resolve_plan(Limit(level=14), level=1, empties=e).max_depth == depth
-        # A clock with the level named still caps the depth where the level would.
+        # A clock with the level named still caps the depth and cuts as the level would.
         clocked = Limit(level=14, clocks=Clocks(mine=60.0, theirs=60.0))
-        assert resolve_plan(clocked, level=1, empties=e).max_depth == depth
+        plan = resolve_plan(clocked, level=1, empties=e)
+        assert (plan.max_depth, plan.probcut_t) == (depth, probcut_t(sel))
     # Level 15 is the default without the shallower opening.
-    assert level_spec(15).depth_at(60) == 16 and level_spec(15).endgame_depth == 20
+    assert level_spec(15).depth_at(60) == 18 and level_spec(15).selectivity_at(60) == 88
 
 
 def test_settings_no_level_has_plan_like_a_level() -> None:

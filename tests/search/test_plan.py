@@ -17,15 +17,16 @@ from bitflip.search.plan import (
 )
 from bitflip.search.timeman import budget
 
-L14 = level_spec(14)  # depth 16 (14 at 42+ empties), exact from 20, proofs to 25, ProbCut 95%
 T95 = probcut_t(95)
+T88 = probcut_t(88)
 
 # (limit, empties, max_depth, exact_empties, wld, wld_empties, probcut_t, nodes, soft, hard,
 #  selective_wld_empties)
 ROWS = [
-    (None, 40, 16, 20, False, 22, T95, None, None, None, 25),
+    # The default: depth 18 at 88% below 42 empties, 14 at 95% from 42 on.
+    (None, 40, 18, 20, False, 22, T88, None, None, None, 25),
     (None, 50, 14, 20, False, 22, T95, None, None, None, 25),
-    (Limit(level=14), 40, 16, 20, False, 22, T95, None, None, None, 25),
+    (Limit(level=14), 40, 18, 20, False, 22, T88, None, None, None, 25),
     (Limit(level=14), 42, 14, 20, False, 22, T95, None, None, None, 25),
     (Limit(level=6), 40, 6, 12, False, 15, probcut_t(91), None, None, None, 0),
     (Limit(level=30), 40, 31, 36, False, 36, probcut_t(99), None, None, None, 0),
@@ -34,8 +35,9 @@ ROWS = [
     (Limit(depth=9), 8, 9, 8, False, 0, 0, None, None, None, 0),
     (Limit(depth=8, time=1.0), 40, 8, 20, False, 0, 0, None, 1.0, 1.0, 0),
     (Limit(depth=8, nodes=500), 40, 8, 20, False, 0, 0, 500, None, None, 0),
-    (Limit(time=0.5), 40, 60, 20, False, 0, T95, None, 0.5, 0.5, 0),
-    (Limit(nodes=1000), 40, 60, 20, False, 0, T95, 1000, None, None, 0),
+    (Limit(time=0.5), 40, 60, 20, False, 0, T88, None, 0.5, 0.5, 0),
+    (Limit(time=0.5), 50, 60, 20, False, 0, T95, None, 0.5, 0.5, 0),
+    (Limit(nodes=1000), 40, 60, 20, False, 0, T88, 1000, None, None, 0),
     (Limit(level=10, time=0.5), 40, 10, 18, False, 0, probcut_t(91), None, 0.5, 0.5, 0),
     (Limit(exact=True), 30, 60, 64, False, 0, 0, None, None, None, 0),
     (Limit(wld=True, time=2.0), 30, 60, 64, True, 0, 0, None, 2.0, 2.0, 0),

@@ -6,7 +6,7 @@ empty, proves win, loss or draw up to three empties before that (``wld_depth``; 
 prove two before), and prunes with Multi-ProbCut at the given ``selectivity`` (the confidence
 of each cut in percent; None searches without ProbCut). Levels are monotone: a higher level
 never searches less deep or solves later, and it prunes more boldly only where that buys at
-least two plies (level 17: measured as the stronger use of the time, see below).
+least two plies (levels 14 and 17: measured as the stronger use of the time, see below).
 
 =====  =====  =========  ======  ===========
 level  depth  endgame    wld     selectivity
@@ -24,36 +24,36 @@ level  depth  endgame    wld     selectivity
 11     11     18         21      91
 12     12     19         22      91
 13     13     20         22+     95
-14     16/14  20         22/25   95
-15     16     20         22/25   95
-16     16     22         25*     95
+14     18/14  20         22/25   88/95
+15     18     20         22/25   88
+16     18     22         25*     88
 17     20     22         23/25   91
 18     22     24         27*     91
 19     22     25         27*     98
 20     22     26         27*     99
 =====  =====  =========  ======  ===========
 
-``16/14``: 16 plies, 14 while 42 or more squares are empty (``opening_depth``,
-``opening_empties``). ``22+``: full proofs to 22 empties and a selective one at 23
-(``selective_wld_depth``: the endgame search's ProbCut passes only; a likely win or draw is
-the answer, else the midgame search moves). ``22/25``, ``23/25``: full proofs to 22 or 23
-(``full_wld_depth`` caps the rule), selective ones beyond, to 25. ``25*``, ``27*``: selective
-proofs alone, past the exact solve.
+``18/14`` and ``88/95``: 18 plies at 88%, 14 at 95% while 42 or more squares are empty
+(``opening_depth``, ``opening_empties``, ``opening_selectivity``). ``22+``: full proofs to 22
+empties and a selective one at 23 (``selective_wld_depth``: the endgame search's ProbCut passes
+only; a likely win or draw is the answer, else the midgame search moves). ``22/25``, ``23/25``:
+full proofs to 22 or 23 (``full_wld_depth`` caps the rule), selective ones beyond, to 25.
+``25*``, ``27*``: selective proofs alone, past the exact solve.
 Levels 15, 16, 19 and 20 take their neighbours' proofs unmeasured, so that no higher level
 proves less.
 
 Why, each measured in games against NTest at about its time a move, paired by opening
 (``benchmarks/RESULTS-ntest.md``, by step): the default's two plies below 42 empties, at
 NTest's time, scored 5.5 +- 2.7 points over depth 14 everywhere (1,200 games, step 37), where a
-15th ply everywhere bought 0.3 +- 3.2 (level 15 then); level 15 is the default with its 16
-plies in the opening too (7.0 +- 3.8 over depth 14, 800 games, 1.26x NTest's time). At the
-default level the selective proof at 23 plays as a full one did for 18% less time (-0.8 +- 0.6
-points over 400 games, step 8), and the selective proofs to 25 add 1.9 +- 1.2 points over 800
-(step 9); level 17's proofs to 25 add 2.5 +- 2.1 over 200 (step 8); level 18's to 27, NTest's
-shape, 1.8 +- 1.6 over 200 (step 27), and its exact solve from 24 instead of a proof there 2.6
-+- 1.3 over 400 (step 34). Levels 17 and 18 buy depth with a bolder ProbCut than 16's: depth 20
-at 91% scored 6.0 +- 4.7 points over depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1
-+- 4.2 over depth 20 at 95% (400, step 33), each in the same time.
+15th ply everywhere bought 0.3 +- 3.2; two more there at a bolder ProbCut (18 at 88% for 16 at
+95%) 1.8 +- 3.2 over 800 games in 0.95x the time (step 38). At the default level the selective
+proof at 23 plays as a full one did for 18% less time (-0.8 +- 0.6 points over 400 games, step
+8), and the selective proofs to 25 add 1.9 +- 1.2 points over 800 (step 9); level 17's proofs
+to 25 add 2.5 +- 2.1 over 200 (step 8); level 18's to 27, NTest's shape, 1.8 +- 1.6 over 200
+(step 27), and its exact solve from 24 instead of a proof there 2.6 +- 1.3 over 400 (step 34).
+Levels 17 and 18 bought their depth with a bolder ProbCut than 95%: depth 20 at 91% scored 6.0
++- 4.7 points over depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1 +- 4.2 over depth
+20 at 95% (400, step 33), each in the same time.
 """
 
 from __future__ import annotations
@@ -90,16 +90,25 @@ class LevelSpec:
     full proof costs a fifth of their time."""
     opening_depth: int = 0
     """Midgame depth in plies while at least ``opening_empties`` squares are empty (0: ``depth``
-    everywhere). Level 14 spends two plies less in the opening, where they buy least against
-    NTest, and searches 16 plies from the midgame on."""
+    everywhere). Level 14 spends four plies less in the opening, where they buy least against
+    NTest, and searches 18 plies from the midgame on."""
     opening_empties: int = 0
     """The fewest empties at which ``opening_depth`` applies."""
+    opening_selectivity: int | None = None
+    """ProbCut confidence in percent with ``opening_depth`` (None: ``selectivity``)."""
 
     def depth_at(self, empties: int) -> int:
         """Midgame search depth in a position with ``empties`` empty squares."""
-        if self.opening_depth and empties >= self.opening_empties:
-            return self.opening_depth
-        return self.depth
+        return self.opening_depth if self._in_opening(empties) else self.depth
+
+    def selectivity_at(self, empties: int) -> int | None:
+        """ProbCut confidence in a position with ``empties`` empty squares."""
+        if self._in_opening(empties) and self.opening_selectivity is not None:
+            return self.opening_selectivity
+        return self.selectivity
+
+    def _in_opening(self, empties: int) -> bool:
+        return bool(self.opening_depth) and empties >= self.opening_empties
 
     @property
     def wld_depth(self) -> int:
@@ -117,27 +126,28 @@ class LevelSpec:
 
 _TABLE = (
     # (depth, exact from, ProbCut %, selective proofs to, full proofs at most to,
-    #  opening depth, opening from empties; 0: none, the rule, depth everywhere)
-    (1, 2, None, 0, 0, 0, 0),
-    (2, 4, None, 0, 0, 0, 0),
-    (3, 6, None, 0, 0, 0, 0),
-    (4, 8, None, 0, 0, 0, 0),
-    (5, 10, None, 0, 0, 0, 0),
-    (6, 12, 91, 0, 0, 0, 0),
-    (7, 14, 91, 0, 0, 0, 0),
-    (8, 16, 91, 0, 0, 0, 0),
-    (9, 17, 91, 0, 0, 0, 0),
-    (10, 18, 91, 0, 0, 0, 0),
-    (11, 18, 91, 0, 0, 0, 0),
-    (12, 19, 91, 0, 0, 0, 0),
-    (13, 20, 95, 23, 0, 0, 0),
-    (16, 20, 95, 25, 22, 14, 42),
-    (16, 20, 95, 25, 22, 0, 0),
-    (16, 22, 95, 25, 22, 0, 0),
-    (20, 22, 91, 25, 0, 0, 0),
-    (22, 24, 91, 27, 0, 0, 0),
-    (22, 25, 98, 27, 0, 0, 0),
-    (22, 26, 99, 27, 0, 0, 0),
+    #  opening depth, opening from empties, opening ProbCut %;
+    #  0: none, the rule, depth everywhere; None: no ProbCut, the level's)
+    (1, 2, None, 0, 0, 0, 0, None),
+    (2, 4, None, 0, 0, 0, 0, None),
+    (3, 6, None, 0, 0, 0, 0, None),
+    (4, 8, None, 0, 0, 0, 0, None),
+    (5, 10, None, 0, 0, 0, 0, None),
+    (6, 12, 91, 0, 0, 0, 0, None),
+    (7, 14, 91, 0, 0, 0, 0, None),
+    (8, 16, 91, 0, 0, 0, 0, None),
+    (9, 17, 91, 0, 0, 0, 0, None),
+    (10, 18, 91, 0, 0, 0, 0, None),
+    (11, 18, 91, 0, 0, 0, 0, None),
+    (12, 19, 91, 0, 0, 0, 0, None),
+    (13, 20, 95, 23, 0, 0, 0, None),
+    (18, 20, 88, 25, 22, 14, 42, 95),
+    (18, 20, 88, 25, 22, 0, 0, None),
+    (18, 22, 88, 25, 22, 0, 0, None),
+    (20, 22, 91, 25, 0, 0, 0, None),
+    (22, 24, 91, 27, 0, 0, 0, None),
+    (22, 25, 98, 27, 0, 0, 0, None),
+    (22, 26, 99, 27, 0, 0, 0, None),
 )
 
 LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_TABLE)}
@@ -146,7 +156,7 @@ LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_
 MIN_LEVEL = 1
 MAX_LEVEL = 20
 DEFAULT_LEVEL = 14
-"""The level a user gets without asking: a move in 0.11 s on average, at most a third of a
+"""The level a user gets without asking: a move in 0.13 s on average, at most a third of a
 second, on the benchmark positions, and about the time NTest takes at depth 16 in games. Its
 standing against NTest and Zebra at equal time, and level 18's at about a third of a second,
 is kept step by step in ``benchmarks/RESULTS-ntest.md`` and summed up in the engine guide

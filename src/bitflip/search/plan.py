@@ -89,7 +89,7 @@ def level_plan(
         exact_empties=spec.endgame_depth,
         wld_empties=spec.wld_depth,
         selective_wld_empties=spec.selective_wld_depth,
-        probcut_t=probcut_t(spec.selectivity),
+        probcut_t=probcut_t(spec.selectivity_at(empties)),
         multipv=multipv,
         contempt=contempt,
     )
@@ -140,7 +140,7 @@ def resolve_plan(
         base,
         max_depth=spec.depth_at(empties) if limit.level is not None else 60,
         exact_empties=spec.endgame_depth,
-        probcut_t=probcut_t(spec.selectivity),
+        probcut_t=probcut_t(spec.selectivity_at(empties)),
     )
 
 
