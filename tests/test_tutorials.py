@@ -19,7 +19,7 @@ PAGES = REPO / "docs" / "tutorials"
 TUTORIALS: dict[str, tuple[tuple[str, ...], bool]] = {
     # page: (modules it imports beyond numpy and numba, whether it reads the data sets)
     "play-and-analyse.md": ((), False),
-    "your-agent.md": (("fastapi", "httpx"), False),
+    "your-agent.md": (("fastapi", "httpx2"), False),  # httpx2: what TestClient uses
     "alphazero-6x6.md": (("torch",), False),
     "policy-from-wthor.md": (("torch",), True),
     "rl-environments.md": (("gymnasium", "pettingzoo"), False),
