@@ -46,14 +46,14 @@ Why, each measured in games against NTest at about its time a move, paired by op
 (``benchmarks/RESULTS-ntest.md``, by step): the default's two plies below 42 empties, at
 NTest's time, scored 5.5 +- 2.7 points over depth 14 everywhere (1,200 games, step 37), where a
 15th ply everywhere bought 0.3 +- 3.2; two more there at a bolder ProbCut (18 at 88% for 16 at
-95%) 1.8 +- 3.2 over 800 games in 0.95x the time (step 38). At the default level the selective
-proof at 23 plays as a full one did for 18% less time (-0.8 +- 0.6 points over 400 games, step
-8), and the selective proofs to 25 add 1.9 +- 1.2 points over 800 (step 9); level 17's proofs
-to 25 add 2.5 +- 2.1 over 200 (step 8); level 18's to 27, NTest's shape, 1.8 +- 1.6 over 200
-(step 27), and its exact solve from 24 instead of a proof there 2.6 +- 1.3 over 400 (step 34).
-Levels 17 and 18 bought their depth with a bolder ProbCut than 95%: depth 20 at 91% scored 6.0
-+- 4.7 points over depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1 +- 4.2 over depth
-20 at 95% (400, step 33), each in the same time.
+95%) 2.0 +- 2.7 over 1,200 games in 0.95x the time (step 38). At the default level the
+selective proof at 23 plays as a full one did for 18% less time (-0.8 +- 0.6 points over 400
+games, step 8), and the selective proofs to 25 add 1.9 +- 1.2 points over 800 (step 9); level
+17's proofs to 25 add 2.5 +- 2.1 over 200 (step 8); level 18's to 27, NTest's shape, 1.8 +- 1.6
+over 200 (step 27), and its exact solve from 24 instead of a proof there 2.6 +- 1.3 over 400
+(step 34). Levels 17 and 18 bought their depth with a bolder ProbCut than 95%: depth 20 at 91%
+scored 6.0 +- 4.7 points over depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1 +- 4.2
+over depth 20 at 95% (400, step 33), each in the same time.
 """
 
 from __future__ import annotations
