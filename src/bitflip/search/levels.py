@@ -125,32 +125,31 @@ class LevelSpec:
 
 
 _TABLE = (
-    # (depth, exact from, ProbCut %, selective proofs to, full proofs at most to,
-    #  opening depth, opening from empties, opening ProbCut %;
-    #  0: none, the rule, depth everywhere; None: no ProbCut, the level's)
-    (1, 2, None, 0, 0, 0, 0, None),
-    (2, 4, None, 0, 0, 0, 0, None),
-    (3, 6, None, 0, 0, 0, 0, None),
-    (4, 8, None, 0, 0, 0, 0, None),
-    (5, 10, None, 0, 0, 0, 0, None),
-    (6, 12, 91, 0, 0, 0, 0, None),
-    (7, 14, 91, 0, 0, 0, 0, None),
-    (8, 16, 91, 0, 0, 0, 0, None),
-    (9, 17, 91, 0, 0, 0, 0, None),
-    (10, 18, 91, 0, 0, 0, 0, None),
-    (11, 18, 91, 0, 0, 0, 0, None),
-    (12, 19, 91, 0, 0, 0, 0, None),
-    (13, 20, 95, 23, 0, 0, 0, None),
-    (18, 20, 88, 25, 22, 14, 42, 95),
-    (18, 20, 88, 25, 22, 0, 0, None),
-    (18, 22, 88, 25, 22, 0, 0, None),
-    (20, 22, 91, 25, 0, 0, 0, None),
-    (22, 24, 91, 27, 0, 0, 0, None),
-    (22, 25, 98, 27, 0, 0, 0, None),
-    (22, 26, 99, 27, 0, 0, 0, None),
+    # LevelSpec(depth, exact from, ProbCut %, selective proofs to, full proofs at most to), the
+    # last two 0 where a level has none or takes the rule; the opening's settings by name.
+    LevelSpec(1, 2),
+    LevelSpec(2, 4),
+    LevelSpec(3, 6),
+    LevelSpec(4, 8),
+    LevelSpec(5, 10),
+    LevelSpec(6, 12, 91),
+    LevelSpec(7, 14, 91),
+    LevelSpec(8, 16, 91),
+    LevelSpec(9, 17, 91),
+    LevelSpec(10, 18, 91),
+    LevelSpec(11, 18, 91),
+    LevelSpec(12, 19, 91),
+    LevelSpec(13, 20, 95, 23),
+    LevelSpec(18, 20, 88, 25, 22, opening_depth=14, opening_empties=42, opening_selectivity=95),
+    LevelSpec(18, 20, 88, 25, 22),
+    LevelSpec(18, 22, 88, 25, 22),
+    LevelSpec(20, 22, 91, 25),
+    LevelSpec(22, 24, 91, 27),
+    LevelSpec(22, 25, 98, 27),
+    LevelSpec(22, 26, 99, 27),
 )
 
-LEVELS: dict[int, LevelSpec] = {i + 1: LevelSpec(*row) for i, row in enumerate(_TABLE)}
+LEVELS: dict[int, LevelSpec] = {i + 1: spec for i, spec in enumerate(_TABLE)}
 """Level number (1-20) to its settings."""
 
 MIN_LEVEL = 1
