@@ -58,7 +58,7 @@ def a_moves(game: dict[str, Any]) -> list[tuple[int, int, str]]:
 
 def first_proof(game: dict[str, Any], lo: int, hi: int, value: float) -> int | None:
     """Index into :func:`a_moves` of A's first report of ``value`` at ``lo``-``hi`` empties."""
-    reports = game["evals"].get("A", [])
+    reports = (game.get("evals") or {}).get("A", [])
     moves = a_moves(game)
     if len(reports) != len(moves):
         return None  # a record whose values do not line up with the moves: not examined
@@ -196,4 +196,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (ValueError, OSError) as exc:  # a bad record or an illegal move in one: say which
+        raise SystemExit(f"proof_errors: {exc}") from None
