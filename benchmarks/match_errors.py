@@ -26,8 +26,12 @@ import gzip
 import json
 import time
 from collections import Counter, defaultdict
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bitflip.core.board import Board
 
 BUCKETS = ((45, 60), (37, 44), (31, 36), (25, 30), (23, 24), (21, 22), (0, 20))
 
@@ -82,9 +86,24 @@ def match_games(path: Path, side_a: str = "") -> list[dict[str, Any]]:
     return games
 
 
+def plies(game: dict[str, Any]) -> Iterator[tuple[Board, str, str, bool]]:
+    """Replay a game record ply by ply: the board before each ply, the ply ("pa" for a pass),
+    who plays it ("A" or "B") and whether it is past the opening. The board is the same object
+    throughout, played on once the caller asks for the next ply."""
+    from bitflip.core.board import Board
+    from bitflip.core.geometry import PASS
+
+    moves = [game["moves"][i : i + 2] for i in range(0, len(game["moves"]), 2)]
+    first = len(game["opening"]) // 2
+    a_black = game["a_color"] == "black"
+    board = Board()
+    for k, move in enumerate(moves):
+        yield board, move, "A" if (board.turn == 0) == a_black else "B", k >= first
+        board.push(PASS if move.lower() == "pa" else move)
+
+
 def score(match: Path, cache: Path, level: int, side_a: str = "") -> None:
     """Search every position after the opening of every game; append a line a game."""
-    from bitflip.core.board import Board
     from bitflip.engine import Engine
     from bitflip.search.levels import level_spec
     from bitflip.search.limits import Limit
@@ -101,22 +120,17 @@ def score(match: Path, cache: Path, level: int, side_a: str = "") -> None:
         for n, g in enumerate(games, 1):
             if g["game"] in done:
                 continue
-            moves = [g["moves"][i : i + 2] for i in range(0, len(g["moves"]), 2)]
-            first = len(g["opening"]) // 2
-            b = Board()
-            plies = []  # (empties, mover is A, score from the mover's view) before each move
-            for i, m in enumerate(moves):
-                if i >= first and m != "pa":
+            scored = []  # (empties, mover is A, score from the mover's view) before each move
+            for b, m, mover, past_opening in plies(g):
+                if past_opening and m != "pa":
                     engine.new_game()
                     engine.set_position(b)
-                    mover_is_a = (b.turn == 0) == (g["a_color"] == "black")
                     empties = b.empties
                     limit = Limit(exact=True) if empties <= exact_from else None
-                    plies.append((empties, mover_is_a, engine.go(limit).score))
-                b.push(b.parse_move(m))
+                    scored.append((empties, mover == "A", engine.go(limit).score))
             rec = {
                 "game": g["game"],
-                "plies": plies,
+                "plies": scored,
                 "final_a": g["disc_diff_a"],
                 "exact_from": exact_from,
             }

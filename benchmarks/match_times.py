@@ -17,10 +17,7 @@ import argparse
 from collections import defaultdict
 from pathlib import Path
 
-from match_errors import match_games
-
-from bitflip.core.board import Board
-from bitflip.core.geometry import PASS
+from match_errors import match_games, plies
 
 BANDS = ((48, 60), (42, 47), (36, 41), (30, 35), (24, 29), (18, 23), (0, 17))
 """Empties bands: the opening, the midgame in steps of six, the proofs, the exact solves."""
@@ -30,21 +27,14 @@ def times_by_empties(path: Path) -> dict[str, dict[int, list[float]]]:
     """For "A" and "B": seconds of each timed move, by the empties before it."""
     out: dict[str, dict[int, list[float]]] = {"A": defaultdict(list), "B": defaultdict(list)}
     for g in match_games(path):
-        moves = [g["moves"][i : i + 2] for i in range(0, len(g["moves"]), 2)]
-        first = len(g["opening"]) // 2
-        board = Board()
         taken = {"A": 0, "B": 0}
-        for k, move in enumerate(moves):
-            if move == "pa":  # a forced pass: the referee times no search
-                board.push(PASS)
+        for board, move, side, past_opening in plies(g):
+            if move == "pa" or not past_opening:  # a forced pass: the referee times no search
                 continue
-            if k >= first:
-                side = g["black"] if board.turn == 0 else g["white"]
-                per_move = g["time"][side]["per_move_s"]
-                if taken[side] < len(per_move):
-                    out[side][board.empties].append(per_move[taken[side]])
-                taken[side] += 1
-            board.push(move)
+            per_move = g["time"][side]["per_move_s"]
+            if taken[side] < len(per_move):
+                out[side][board.empties].append(per_move[taken[side]])
+            taken[side] += 1
     return out
 
 

@@ -31,104 +31,93 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from match_errors import match_games
+from match_errors import match_games, plies
 
 from bitflip.core.board import Board
-from bitflip.core.geometry import PASS
 
 Sample = tuple[int, float, int, int]
 """One of A's moves: empties before it, the value A reported, exact value before and after."""
 
 
-def a_moves(game: dict[str, Any]) -> list[tuple[int, int, str]]:
-    """A's moves after the opening: (index in the game, empties before it, square), passes
-    skipped (an engine reports no value for a pass)."""
-    moves = [game["moves"][i : i + 2] for i in range(0, len(game["moves"]), 2)]
-    opening = len(game["opening"]) // 2
-    a_side = 0 if game["a_color"] == "black" else 1
-    out, side, played = [], 0, 0
-    for i, move in enumerate(moves):
-        if move.lower() != "pa":
-            if i >= opening and side == a_side:
-                out.append((i, 60 - played, move))
-            played += 1
-        side ^= 1
-    return out
+def a_empties(game: dict[str, Any]) -> list[int]:
+    """The empties before each of A's moves after the opening, passes skipped (an engine reports
+    no value for a pass): the moves of A's reported values, one to one."""
+    return [
+        board.empties
+        for board, move, mover, past_opening in plies(game)
+        if past_opening and mover == "A" and move.lower() != "pa"
+    ]
 
 
 def first_proof(game: dict[str, Any], lo: int, hi: int, value: float) -> int | None:
-    """Index into :func:`a_moves` of A's first report of ``value`` at ``lo``-``hi`` empties."""
+    """Index into A's reported values of its first report of ``value`` at ``lo``-``hi`` empties."""
     reports = (game.get("evals") or {}).get("A", [])
-    moves = a_moves(game)
-    if len(reports) != len(moves):
+    empties = a_empties(game)
+    if len(reports) != len(empties):
         return None  # a record whose values do not line up with the moves: not examined
-    for k, ((_, empties, _), v) in enumerate(zip(moves, reports, strict=True)):
-        if lo <= empties <= hi and v == value:
+    for k, (e, v) in enumerate(zip(empties, reports, strict=True)):
+        if lo <= e <= hi and v == value:
             return k
     return None
 
 
 def _wld(board: Board) -> int:
-    # Exact win (1), draw (0) or loss (-1) for the side to move.
-    from bitflip.search.exact import solve
+    # Exact win (1), draw (0) or loss (-1) for the side to move, from a table large enough for
+    # positions of 25 empties (set before this process's first solve).
+    import bitflip.search.exact as exact
 
+    exact.TT_MB = 256
     if board.is_game_over():
         margin = board.disc_count(board.turn) - board.disc_count(board.turn.other)
         return (margin > 0) - (margin < 0)
     p, o = board.side_bitboards()
-    v = solve(p, o, (1 << 64) - 1, -1, 1)
+    v = exact.solve(p, o, (1 << 64) - 1, -1, 1)
     return (v > 0) - (v < 0)
 
 
-def examine(game: dict[str, Any], start: int, until: int) -> list[Sample]:
-    """Exact values around A's moves from its ``start``-th move down to ``until`` empties."""
-    import bitflip.search.exact as exact
+def _value_after(board: Board, move: str) -> int:
+    # The mover's exact value after ``move``; the board is left as it was.
+    board.push(move)
+    try:
+        return -_wld(board)
+    finally:
+        board.pop()
 
-    exact.TT_MB = 256  # before the first solve: positions of 25 empties
-    moves = [game["moves"][i : i + 2] for i in range(0, len(game["moves"]), 2)]
-    reports = game["evals"]["A"]
+
+def examine(game: dict[str, Any], start: int, until: int) -> list[Sample]:
+    """Exact values around A's moves from its ``start``-th reported move down to ``until``
+    empties."""
+    reports = iter(game["evals"]["A"][start:])
+    k = 0
     out: list[Sample] = []
-    examined = list(zip(a_moves(game), reports, strict=True))[start:]
-    for (index, empties, square), reported in examined:
-        if empties < until:
+    for board, move, mover, past_opening in plies(game):
+        if not (past_opening and mover == "A" and move.lower() != "pa"):
+            continue
+        k += 1
+        if k <= start:
+            continue
+        if board.empties < until:
             break
-        board = Board()
-        for move in moves[:index]:
-            board.push(PASS if move.lower() == "pa" else move)
-        before = _wld(board)
-        board.push(square)
-        out.append((empties, reported, before, -_wld(board)))
+        out.append((board.empties, next(reports), _wld(board), _value_after(board, move)))
     return out
 
 
 def value_drops(game: dict[str, Any], hi: int, until: int) -> list[tuple[str, int, int, int]]:
     """Every move from ``hi`` empties down to ``until`` that made its mover's exact value worse:
     (side "A" or "B", empties before it, value before, value after), values for the mover."""
-    import bitflip.search.exact as exact
-
-    exact.TT_MB = 256
-    moves = [game["moves"][i : i + 2] for i in range(0, len(game["moves"]), 2)]
-    a_side = 0 if game["a_color"] == "black" else 1
-    board = Board()
     out: list[tuple[str, int, int, int]] = []
     before: int | None = None  # the mover's value, known from the previous move's solve
-    for i, move in enumerate(moves):
-        empties = board.empties
-        side = "A" if i % 2 == a_side else "B"
+    for board, move, mover, _ in plies(game):
         if move.lower() == "pa":
-            board.push(PASS)
             before = -before if before is not None else None
-            continue
-        if until <= empties <= hi:
+        elif until <= board.empties <= hi:
             if before is None:
                 before = _wld(board)
-            board.push(move)
-            after = -_wld(board)
+            after = _value_after(board, move)
             if after < before:
-                out.append((side, empties, before, after))
+                out.append((mover, board.empties, before, after))
             before = -after  # the next mover's value
         else:
-            board.push(move)
             before = None
     return out
 
