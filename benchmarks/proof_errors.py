@@ -61,9 +61,9 @@ def first_proof(game: dict[str, Any], lo: int, hi: int, value: float) -> int | N
     return None
 
 
-def _wld(board: Board) -> int:
-    # Exact win (1), draw (0) or loss (-1) for the side to move, from a table large enough for
-    # positions of 25 empties (set before this process's first solve).
+def exact_wld(board: Board) -> int:
+    """Exact win (1), draw (0) or loss (-1) for the side to move, from a table large enough for
+    positions of 25 empties (set before this process's first solve)."""
     import bitflip.search.exact as exact
 
     exact.TT_MB = 256
@@ -75,11 +75,11 @@ def _wld(board: Board) -> int:
     return (v > 0) - (v < 0)
 
 
-def _value_after(board: Board, move: str) -> int:
-    # The mover's exact value after ``move``; the board is left as it was.
+def value_after(board: Board, move: str) -> int:
+    """The mover's exact value after ``move``; the board is left as it was."""
     board.push(move)
     try:
-        return -_wld(board)
+        return -exact_wld(board)
     finally:
         board.pop()
 
@@ -98,7 +98,7 @@ def examine(game: dict[str, Any], start: int, until: int) -> list[Sample]:
             continue
         if board.empties < until:
             break
-        out.append((board.empties, next(reports), _wld(board), _value_after(board, move)))
+        out.append((board.empties, next(reports), exact_wld(board), value_after(board, move)))
     return out
 
 
@@ -112,8 +112,8 @@ def value_drops(game: dict[str, Any], hi: int, until: int) -> list[tuple[str, in
             before = -before if before is not None else None
         elif until <= board.empties <= hi:
             if before is None:
-                before = _wld(board)
-            after = _value_after(board, move)
+                before = exact_wld(board)
+            after = value_after(board, move)
             if after < before:
                 out.append((mover, board.empties, before, after))
             before = -after  # the next mover's value

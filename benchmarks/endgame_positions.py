@@ -1,0 +1,197 @@
+"""Side A's positions at one count of empties in match records, searched again one by one: the
+move and time of bitflip's level there, of NTest, and whether each move keeps the position's
+exact win/loss/draw value.
+
+From each game's first position at ``--empties`` with A to move after the opening (the first
+100 games of each record with ``--games 100``), in one of three modes:
+
+- ``search``: bitflip's level (``--level``, the default's by default) searches the position with
+  a fresh table (times are the dearer cold-table ones: in a game the previous move's search has
+  filled it); ``--full`` proves win/loss/draw fully there instead of selectively. The engine is
+  the one ``PYTHONPATH`` finds, so a scratch worktree with a changed constant runs the same way.
+- ``ntest DIR``: NTest from ``DIR`` (built as ``../shared/tools/README.md`` says), one NBoard
+  process at ``--ntest-depth``, answers the same positions (games share nothing in its table);
+  its time is the CPU time it reports.
+- ``value``: the exact value before each position and after every move a ``--out`` file of the
+  other modes names (and the recorded one), solved once each and kept in ``--cache``; prints,
+  for each file, the moves that made the mover's value worse and the points they cost.
+
+Run (from the repository root, ``PYTHONPATH=src:benchmarks``):
+    python benchmarks/endgame_positions.py search RECORDS... --out F.jsonl [--full]
+    python benchmarks/endgame_positions.py ntest ../ref/ntest RECORDS... --out N.jsonl
+    python benchmarks/endgame_positions.py value RECORDS... --moves F.jsonl N.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+from match_errors import match_games, plies
+from proof_errors import exact_wld, value_after
+
+from bitflip.core.board import Board
+from bitflip.core.geometry import PASS
+
+Position = tuple[str, int, Board, list[str], str]
+"""(record, game index, board, the moves from the start, the move A played there)."""
+
+
+def positions(records: list[Path], empties: int, games: int) -> Iterator[Position]:
+    """Each game's first position at ``empties`` with A to move after the opening."""
+    for path in records:
+        for k, game in enumerate(match_games(path)[:games]):
+            history: list[str] = []
+            for board, move, mover, past_opening in plies(game):
+                if past_opening and mover == "A" and move != "pa" and board.empties == empties:
+                    yield str(path), k, board.copy(), history, move.lower()
+                    break
+                history.append(move.lower())
+
+
+def search(args: argparse.Namespace) -> None:
+    from bitflip.core.bitboard import FULL
+    from bitflip.engine import load_engine_evaluation
+    from bitflip.search.driver import Searcher
+    from bitflip.search.levels import level_spec
+    from bitflip.search.plan import level_plan
+    from bitflip.search.probcut import load_table
+
+    evaluation = load_engine_evaluation("default")
+    searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
+    spec = level_spec(args.level)
+    with args.out.open("w") as out:
+        for path, k, board, _, played in positions(args.records, args.empties, args.games):
+            plan = level_plan(spec, board.empties)
+            if args.full:
+                plan = replace(plan, wld_empties=max(plan.wld_empties, board.empties))
+            searcher.clear()
+            p, o = board.side_bitboards()
+            t0 = time.process_time()
+            result, _ = searcher.search(p, o, int(FULL), plan)
+            seconds = time.process_time() - t0
+            move = board.geometry.square_name(result.move).lower()
+            row = {"record": path, "game": k, "played": played, "move": move, "s": seconds}
+            out.write(json.dumps(row) + "\n")
+
+
+def ntest(args: argparse.Namespace) -> None:
+    proc = subprocess.Popen(
+        ["./ntest"], cwd=args.dir, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL, text=True,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+    stdin, stdout = proc.stdin, proc.stdout
+
+    def send(line: str) -> None:
+        stdin.write(line + "\n")
+        stdin.flush()
+
+    def read_until(prefix: str) -> str:
+        while line := stdout.readline():
+            if line.startswith(prefix):
+                return line.strip()
+        raise SystemExit(f"endgame_positions: NTest in {args.dir} exited")
+
+    pings = 0
+
+    def sync() -> None:
+        nonlocal pings
+        pings += 1
+        send(f"ping {pings}")
+        read_until(f"pong {pings}")
+
+    send("nboard 2")
+    send(f"set depth {args.ntest_depth}")
+    sync()
+    start = "-" * 27 + "O*------*O" + "-" * 27  # the standard start, a1 to h8, * black
+    with args.out.open("w") as out:
+        for path, k, _, history, played in positions(args.records, args.empties, args.games):
+            replay = Board()
+            plies_ggf = []
+            for move in history:
+                plies_ggf.append(f"{'BW'[replay.turn]}[{move.upper()}]")
+                replay.push(PASS if move == "pa" else move)
+            send(f"set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TY[8]BO[8 {start} *]"
+                 + "".join(plies_ggf) + ";)")  # fmt: skip
+            sync()
+            send("go")
+            answer = read_until("===")  # "=== F8/-4.00/0.27": move, value, CPU seconds
+            move, _, seconds = answer[3:].strip().split("/")
+            row = {"record": path, "game": k, "played": played, "move": move.lower(),
+                   "s": float(seconds)}  # fmt: skip
+            out.write(json.dumps(row) + "\n")
+            out.flush()
+    send("quit")
+
+
+def value(args: argparse.Namespace) -> None:
+    cache: dict[str, int] = json.loads(args.cache.read_text()) if args.cache.exists() else {}
+    runs = {f: [json.loads(line) for line in f.open()] for f in args.moves}
+    boards = {
+        (path, k): (board, played)
+        for path, k, board, _, played in positions(args.records, args.empties, args.games)
+    }
+    for (path, k), (board, played) in boards.items():
+        key = f"{path}|{k}"
+        if f"{key}|root" not in cache:
+            cache[f"{key}|root"] = exact_wld(board)
+        wanted = {played} | {r["move"] for rows in runs.values() for r in rows
+                             if (r["record"], r["game"]) == (path, k)}  # fmt: skip
+        for move in sorted(wanted):
+            if f"{key}|{move}" not in cache:
+                cache[f"{key}|{move}"] = value_after(board, move)
+        args.cache.write_text(json.dumps(cache))
+    recorded = [
+        {"record": p, "game": k, "move": pl, "s": 0.0} for (p, k), (_, pl) in boards.items()
+    ]
+    for name, rows in [("recorded moves", recorded), *((str(f), r) for f, r in runs.items())]:
+        rows = [r for r in rows if (r["record"], r["game"]) in boards]
+        drops = [
+            cache[f"{r['record']}|{r['game']}|root"]
+            - cache[f"{r['record']}|{r['game']}|{r['move']}"]
+            for r in rows
+        ]
+        worse = [d for d in drops if d > 0]
+        times = [r["s"] for r in rows]
+        print(
+            f"{name}: {len(rows)} positions, {len(worse)} moves made the value worse "
+            f"({sum(worse) / 2:.1f} points); seconds a position: mean "
+            f"{statistics.mean(times):.3f}, median {statistics.median(times):.3f}"
+        )
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="mode", required=True)
+    for mode in ("search", "ntest", "value"):
+        p = sub.add_parser(mode)
+        if mode == "ntest":
+            p.add_argument("dir", type=Path, help="NTest's run directory")
+            p.add_argument("--ntest-depth", type=int, default=16)
+        p.add_argument("records", type=Path, nargs="+")
+        p.add_argument("--empties", type=int, default=23)
+        p.add_argument("--games", type=int, default=100, help="the first N games of each record")
+        if mode == "value":
+            p.add_argument("--moves", type=Path, nargs="+", required=True)
+            p.add_argument("--cache", type=Path, default=Path("endgame_values.json"))
+        else:
+            p.add_argument("--out", type=Path, required=True)
+        if mode == "search":
+            p.add_argument("--level", type=int, default=14)
+            p.add_argument("--full", action="store_true", help="a full proof at --empties")
+    args = ap.parse_args()
+    {"search": search, "ntest": ntest, "value": value}[args.mode](args)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except (ValueError, OSError) as exc:  # a bad record or an illegal move in one: say which
+        raise SystemExit(f"endgame_positions: {exc}") from None
