@@ -49,7 +49,12 @@ def positions(records: list[Path], empties: int, games: int) -> Iterator[Positio
         for k, game in enumerate(match_games(path)[:games]):
             history: list[str] = []
             for board, move, mover, past_opening in plies(game):
-                if past_opening and mover == "A" and move != "pa" and board.empties == empties:
+                if (
+                    past_opening
+                    and mover == "A"
+                    and move.lower() != "pa"
+                    and board.empties == empties
+                ):
                     yield str(path), k, board.copy(), history, move.lower()
                     break
                 history.append(move.lower())
