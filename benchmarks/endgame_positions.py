@@ -29,6 +29,7 @@ import json
 import statistics
 import subprocess
 import time
+from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -38,26 +39,24 @@ from proof_errors import exact_wld, value_after
 
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
+from bitflip.formats import ggf
+from bitflip.formats.record import GameRecord
 
-Position = tuple[str, int, Board, list[str], str]
-"""(record, game index, board, the moves from the start, the move A played there)."""
+Position = tuple[str, int, Board, list[int], str]
+"""(record, game index, board, the moves from the start (squares, PASS), A's move there)."""
 
 
 def positions(records: list[Path], empties: int, games: int) -> Iterator[Position]:
     """Each game's first position at ``empties`` with A to move after the opening."""
     for path in records:
         for k, game in enumerate(match_games(path)[:games]):
-            history: list[str] = []
+            history: list[int] = []
             for board, move, mover, past_opening in plies(game):
-                if (
-                    past_opening
-                    and mover == "A"
-                    and move.lower() != "pa"
-                    and board.empties == empties
-                ):
+                is_pass = move.lower() == "pa"
+                if past_opening and mover == "A" and not is_pass and board.empties == empties:
                     yield str(path), k, board.copy(), history, move.lower()
                     break
-                history.append(move.lower())
+                history.append(PASS if is_pass else board.parse_move(move))
 
 
 def search(args: argparse.Namespace) -> None:
@@ -115,16 +114,9 @@ def ntest(args: argparse.Namespace) -> None:
     send("nboard 2")
     send(f"set depth {args.ntest_depth}")
     sync()
-    start = "-" * 27 + "O*------*O" + "-" * 27  # the standard start, a1 to h8, * black
     with args.out.open("w") as out:
         for path, k, _, history, played in positions(args.records, args.empties, args.games):
-            replay = Board()
-            plies_ggf = []
-            for move in history:
-                plies_ggf.append(f"{'BW'[replay.turn]}[{move.upper()}]")
-                replay.push(PASS if move == "pa" else move)
-            send(f"set game (;GM[Othello]PC[x]PB[a]PW[b]RE[?]TY[8]BO[8 {start} *]"
-                 + "".join(plies_ggf) + ";)")  # fmt: skip
+            send(f"set game {ggf.dump_game(GameRecord(moves=history))}")
             sync()
             send("go")
             answer = read_until("===")  # "=== F8/-4.00/0.27": move, value, CPU seconds
@@ -139,6 +131,10 @@ def ntest(args: argparse.Namespace) -> None:
 def value(args: argparse.Namespace) -> None:
     cache: dict[str, int] = json.loads(args.cache.read_text()) if args.cache.exists() else {}
     runs = {f: [json.loads(line) for line in f.open()] for f in args.moves}
+    found: dict[tuple[str, int], set[str]] = defaultdict(set)  # the moves each run chose
+    for rows in runs.values():
+        for r in rows:
+            found[(r["record"], r["game"])].add(r["move"])
     boards = {
         (path, k): (board, played)
         for path, k, board, _, played in positions(args.records, args.empties, args.games)
@@ -147,9 +143,7 @@ def value(args: argparse.Namespace) -> None:
         key = f"{path}|{k}"
         if f"{key}|root" not in cache:
             cache[f"{key}|root"] = exact_wld(board)
-        wanted = {played} | {r["move"] for rows in runs.values() for r in rows
-                             if (r["record"], r["game"]) == (path, k)}  # fmt: skip
-        for move in sorted(wanted):
+        for move in sorted({played} | found[(path, k)]):
             if f"{key}|{move}" not in cache:
                 cache[f"{key}|{move}"] = value_after(board, move)
         args.cache.write_text(json.dumps(cache))

@@ -127,7 +127,7 @@ def main_both(args: argparse.Namespace) -> None:
     hi = args.empties[1]
     games = [game for path in args.records for game in match_games(path)][: args.both]
     tally = Counter[tuple[object, ...]]()
-    points = Counter[str]()
+    points: dict[str, float] = {"A": 0.0, "B": 0.0}
     with ProcessPoolExecutor(args.workers) as pool:
         for drops in pool.map(value_drops, games, [hi] * len(games), [args.until] * len(games)):
             for side, empties, before, after in drops:
