@@ -33,6 +33,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from match_errors import match_games, plies
 from proof_errors import exact_wld, value_after
@@ -128,9 +129,21 @@ def ntest(args: argparse.Namespace) -> None:
     send("quit")
 
 
+def _json_lines(path: Path) -> list[Any]:
+    """The JSON values of a file, one a line (the cache is one line)."""
+    out = []
+    with path.open() as f:
+        for n, line in enumerate(f, 1):
+            try:
+                out.append(json.loads(line))
+            except ValueError as exc:
+                raise ValueError(f"{path}:{n}: not a JSON line ({exc})") from None
+    return out
+
+
 def value(args: argparse.Namespace) -> None:
-    cache: dict[str, int] = json.loads(args.cache.read_text()) if args.cache.exists() else {}
-    runs = {f: [json.loads(line) for line in f.open()] for f in args.moves}
+    cache: dict[str, int] = _json_lines(args.cache)[0] if args.cache.exists() else {}
+    runs = {f: _json_lines(f) for f in args.moves}
     found: dict[tuple[str, int], set[str]] = defaultdict(set)  # the moves each run chose
     for rows in runs.values():
         for r in rows:
