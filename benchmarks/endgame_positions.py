@@ -33,11 +33,11 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
-from match_errors import match_games, plies
+from match_errors import match_games, plies, records
 from proof_errors import exact_wld, value_after
 
+from bitflip._atomic import atomic_path
 from bitflip.core.board import Board
 from bitflip.core.geometry import PASS
 from bitflip.formats import ggf
@@ -129,21 +129,10 @@ def ntest(args: argparse.Namespace) -> None:
     send("quit")
 
 
-def _json_lines(path: Path) -> list[Any]:
-    """The JSON values of a file, one a line (the cache is one line)."""
-    out = []
-    with path.open() as f:
-        for n, line in enumerate(f, 1):
-            try:
-                out.append(json.loads(line))
-            except ValueError as exc:
-                raise ValueError(f"{path}:{n}: not a JSON line ({exc})") from None
-    return out
-
-
 def value(args: argparse.Namespace) -> None:
-    cache: dict[str, int] = _json_lines(args.cache)[0] if args.cache.exists() else {}
-    runs = {f: _json_lines(f) for f in args.moves}
+    # The cache is one JSON object on one line; the runs' rows one object a line.
+    cache: dict[str, int] = records(args.cache)[0] if args.cache.exists() else {}
+    runs = {f: records(f) for f in args.moves}
     found: dict[tuple[str, int], set[str]] = defaultdict(set)  # the moves each run chose
     for rows in runs.values():
         for r in rows:
@@ -154,12 +143,15 @@ def value(args: argparse.Namespace) -> None:
     }
     for (path, k), (board, played) in boards.items():
         key = f"{path}|{k}"
+        solved = len(cache)
         if f"{key}|root" not in cache:
             cache[f"{key}|root"] = exact_wld(board)
         for move in sorted({played} | found[(path, k)]):
             if f"{key}|{move}" not in cache:
                 cache[f"{key}|{move}"] = value_after(board, move)
-        args.cache.write_text(json.dumps(cache))
+        if len(cache) > solved:  # kept after each position, so a killed run resumes there
+            with atomic_path(args.cache) as tmp:
+                tmp.write_text(json.dumps(cache))
     recorded = [
         {"record": p, "game": k, "move": pl, "s": 0.0} for (p, k), (_, pl) in boards.items()
     ]
