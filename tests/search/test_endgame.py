@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +14,14 @@ from hypothesis import strategies as st
 from bitflip.core.board import Board
 from bitflip.core.hashing import position_hash
 from bitflip.engine import load_engine_evaluation
-from bitflip.eval.evaluator import load_evaluation
+from bitflip.eval.evaluator import Evaluation, evaluate, load_evaluation
 from bitflip.search import endgame
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import (
     EG_RANK,
     EG_TT_EMPTIES,
     EXACT_RANK,
+    INF,
     MAX_NODES,
     NODES,
     SHALLOW_TT_EMPTIES,
@@ -67,9 +69,11 @@ def _kernel(
     window: tuple[int, int] = (-65, 65),
     mask: int = 2**64 - 1,
     table_from: int = SHALLOW_TT_EMPTIES,
+    evaluation: Evaluation | None = None,
 ) -> int:
-    """The solver kernel called directly, ordering with the positional evaluation."""
-    ev = load_evaluation("positional")
+    """The solver kernel called directly, ordering with the positional evaluation (or the one
+    given)."""
+    ev = evaluation or load_evaluation("positional")
     ctl = new_control()
     ctl[EG_RANK] = rank
     ctl[EG_TT_EMPTIES] = table_from
@@ -180,6 +184,40 @@ def test_selective_table_entries_never_cut_an_exact_search() -> None:
     assert _kernel(p, o, tt, EXACT_RANK) == expected
     tt_store(tt.keys, tt.data, key, expected + 20, 14 + 64 * 1, EXACT, NO_MOVE, 1)
     assert _kernel(p, o, tt, 1) == expected + 20
+
+
+def test_a_selective_pass_cuts_on_the_static_evaluation_before_any_search() -> None:
+    # A node whose static line lies far above the window, though its depth-2 line does not and
+    # its exact score is below it, is cut (fails high at beta): only the static check cuts
+    # there. At 11 empties its children (10) are never cut, so without that check the pass
+    # would return the exact score.
+    ev = load_engine_evaluation("default", 8)
+    kernel_eval = (ev.kind, ev.weights)
+    rank = 1
+    t = endgame.EG_PC_T[rank]
+    found = 0
+    for seed in range(400):
+        b = random_position(seed, 8, endgame.EG_PC_EMPTIES)
+        if b is None or not b.legal_mask():
+            continue
+        p, o = b.side_bitboards()
+        up, uo, full = np.uint64(p), np.uint64(o), np.uint64(b.geometry.mask)
+        static = endgame.EG_PC_STATIC_A * evaluate(up, uo, full, *kernel_eval)
+        static += endgame.EG_PC_STATIC_B
+        d2 = endgame.shallow_search(up, uo, full, endgame.EG_PC_DEPTH, -INF, INF, *kernel_eval)
+        deep = endgame.EG_PC_A * d2 + endgame.EG_PC_B
+        beta = math.floor(static - t * endgame.EG_PC_STATIC_SIGMA)
+        exact = _kernel(p, o, TranspositionTable.allocate(1), evaluation=ev)
+        if not (deep - t * endgame.EG_PC_SIGMA < beta and exact < beta):
+            continue
+        window = (beta - 1, beta)
+        for r, cut in ((rank, True), (EXACT_RANK, False)):
+            v = _kernel(p, o, TranspositionTable.allocate(1), r, window, evaluation=ev)
+            assert (v == beta) if cut else (v < beta)
+        found += 1
+        if found == 3:
+            break
+    assert found == 3
 
 
 def spy_on_passes(monkeypatch: pytest.MonkeyPatch, slot: int) -> list[int]:

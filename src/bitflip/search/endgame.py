@@ -114,8 +114,20 @@ EG_PC_B = 2.20
 EG_PC_SIGMA = 7.1
 """Exact score ~ A * (depth-2 evaluated search) + B, residual deviation SIGMA discs: fitted on
 250 WTHOR positions with 14-20 empties by ``python -m bitflip.learn.probcut_fit --endgame``."""
-EG_PC_T = np.array([0.0, 1.0, 1.8, 0.0])
-"""ProbCut confidence t of each selective rank (rank 3 is exact: no cut)."""
+EG_PC_STATIC_A = 0.0110
+EG_PC_STATIC_B = 1.19
+EG_PC_STATIC_SIGMA = 8.3
+"""The same line for the static evaluation alone, checked first: a node far enough outside the
+window is cut without the depth-2 search (as Multi-ProbCut checks the cheaper predictor first).
+Fitted with the depth-2 line's refit (2,500 WTHOR positions with 11-20 empties: a 0.0110, b
+1.19, sigma 8.94; depth 2 there 0.0110, 1.47, 7.65); sigma scaled by 7.1 / 7.65, as the
+depth-2 line's is, so that both checks cut at the same confidence. Level 14's proofs at 23
+empties: 17% less time (200 positions of ``benchmarks/endgame_positions.py``)."""
+EG_PC_T = np.array([0.0, 1.0, 2.1, 0.0])
+"""ProbCut confidence t of each selective rank (rank 3 is exact: no cut). Rank 2 at 2.1 with
+the static check (1.8 without it before): from NTest's positions at 24 empties the default
+scored +0.8 +- 0.7 points over 600 games paired with rank 2 at 1.8, in 1.07x NTest's time
+against 1.02x (``benchmarks/RESULTS-ntest.md``, step 43)."""
 
 
 @kernel("int64(uint64, uint64, uint64, int64, int64, int64, int64, float32[::1])")
@@ -218,8 +230,15 @@ def solve_kernel(
                 beta = score
 
     if rank != EXACT_RANK and n >= EG_PC_EMPTIES:
-        # ProbCut: a shallow evaluated search that predicts a score well outside the window.
-        margin = EG_PC_T[rank] * EG_PC_SIGMA
+        # ProbCut: the static evaluation, then a shallow evaluated search, that predicts a
+        # score well outside the window.
+        t = EG_PC_T[rank]
+        v = EG_PC_STATIC_A * evaluate(p, o, mask, kind, weights) + EG_PC_STATIC_B
+        if v - t * EG_PC_STATIC_SIGMA >= beta:
+            return beta
+        if v + t * EG_PC_STATIC_SIGMA <= alpha:
+            return alpha
+        margin = t * EG_PC_SIGMA
         v = EG_PC_A * shallow_search(p, o, mask, EG_PC_DEPTH, -inf, inf, kind, weights) + EG_PC_B
         if v - margin >= beta:
             return beta
