@@ -164,6 +164,17 @@ def shallow_search(
     return best
 
 
+@kernel(inline=True)
+def _beyond(predicted: float, margin: float, alpha: int, beta: int) -> int:
+    """ProbCut's test of a predicted score: +1 when it is ``margin`` above the window (the node
+    fails high), -1 when ``margin`` below it, 0 when it may be inside."""
+    if predicted - margin >= beta:
+        return 1
+    if predicted + margin <= alpha:
+        return -1
+    return 0
+
+
 DEFER_EMPTIES = 14
 """From this many empties a thread that shares its tables defers the children another thread is
 searching (simplified ABDADA, see :class:`bitflip.search.driver.Searcher`, and the helpers of
@@ -233,17 +244,13 @@ def solve_kernel(
         # ProbCut: the static evaluation, then a shallow evaluated search, that predicts a
         # score well outside the window.
         t = EG_PC_T[rank]
-        v = EG_PC_STATIC_A * evaluate(p, o, mask, kind, weights) + EG_PC_STATIC_B
-        if v - t * EG_PC_STATIC_SIGMA >= beta:
-            return beta
-        if v + t * EG_PC_STATIC_SIGMA <= alpha:
-            return alpha
-        margin = t * EG_PC_SIGMA
-        v = EG_PC_A * shallow_search(p, o, mask, EG_PC_DEPTH, -inf, inf, kind, weights) + EG_PC_B
-        if v - margin >= beta:
-            return beta
-        if v + margin <= alpha:
-            return alpha
+        static = EG_PC_STATIC_A * evaluate(p, o, mask, kind, weights) + EG_PC_STATIC_B
+        cut = _beyond(static, t * EG_PC_STATIC_SIGMA, alpha, beta)
+        if cut == 0:
+            d2 = shallow_search(p, o, mask, EG_PC_DEPTH, -inf, inf, kind, weights)
+            cut = _beyond(EG_PC_A * d2 + EG_PC_B, t * EG_PC_SIGMA, alpha, beta)
+        if cut != 0:
+            return beta if cut > 0 else alpha
 
     mv = s.eg_moves[n]
     sc = s.eg_scores[n]
