@@ -119,9 +119,12 @@ EG_PC_STATIC_B = 1.19
 EG_PC_STATIC_SIGMA = 8.3
 """The same line for the static evaluation alone, checked first: a node far enough outside the
 window is cut without the depth-2 search (as Multi-ProbCut checks the cheaper predictor first).
-Fitted with the depth-2 line's refit (2,500 WTHOR positions with 11-20 empties: a 0.0110, b
-1.19, sigma 8.94; depth 2 there 0.0110, 1.47, 7.65); sigma scaled by 7.1 / 7.65, as the
-depth-2 line's is, so that both checks cut at the same confidence. Level 14's proofs at 23
+Fitted with the depth-2 line's refit (2,500 WTHOR positions with 11-20 empties, a scratch walk
+described in ``benchmarks/RESULTS-ntest.md`` steps 42-43: a 0.0110, b 1.19, sigma 8.94; depth 2
+there 0.0110, 1.47, 7.65); sigma scaled by 7.1 / 7.65, as the depth-2 line's is, so that both
+checks cut at the same confidence. ``python -m bitflip.learn.probcut_fit --endgame`` prints the
+same row as "depth 0" over its own smaller sample (300 positions at 14-20 empties: a 0.0112,
+b 1.00, sigma 9.61, depth 2 there 8.75). Level 14's proofs at 23
 empties: 17% less time (200 positions of ``benchmarks/endgame_positions.py``)."""
 EG_PC_T = np.array([0.0, 1.0, 2.1, 0.0])
 """ProbCut confidence t of each selective rank (rank 3 is exact: no cut). Rank 2 at 2.1 with
