@@ -19,6 +19,7 @@ from bitflip.search import endgame
 from bitflip.search.alphabeta import SearchContext
 from bitflip.search.control import (
     EG_RANK,
+    EG_SURE_T,
     EG_TT_EMPTIES,
     EXACT_RANK,
     INF,
@@ -70,6 +71,7 @@ def _kernel(
     mask: int = 2**64 - 1,
     table_from: int = SHALLOW_TT_EMPTIES,
     evaluation: Evaluation | None = None,
+    sure_t: int = 0,
 ) -> int:
     """The solver kernel called directly, ordering with the positional evaluation (or the one
     given)."""
@@ -77,6 +79,7 @@ def _kernel(
     ctl = new_control()
     ctl[EG_RANK] = rank
     ctl[EG_TT_EMPTIES] = table_from
+    ctl[EG_SURE_T] = sure_t
     mpc = np.zeros((1, 4))
     state = SearchContext(ev.kind, ev.weights, tt=tt, eg_tt=tt, mpc=mpc, ctl=ctl).state
     alpha, beta = window
@@ -218,6 +221,47 @@ def test_a_selective_pass_cuts_on_the_static_evaluation_before_any_search() -> N
         if found == 3:
             break
     assert found == 3
+
+
+def test_a_search_may_make_the_surer_rank_surer_still() -> None:
+    # A node the surer rank cuts on its static line at the solver's t (wrongly: the exact
+    # score is below the window) is searched to the end when the search asks for t = 10.
+    ev = load_engine_evaluation("default", 8)
+    kernel_eval = (ev.kind, ev.weights)
+    rank = endgame.SURE_RANK
+    t = endgame.EG_PC_T[rank]
+    found = 0
+    for seed in range(400):
+        b = random_position(seed, 8, endgame.EG_PC_EMPTIES)
+        if b is None or not b.legal_mask():
+            continue
+        p, o = b.side_bitboards()
+        up, uo, full = np.uint64(p), np.uint64(o), np.uint64(b.geometry.mask)
+        static = endgame.EG_PC_STATIC_A * evaluate(up, uo, full, *kernel_eval)
+        beta = math.floor(static + endgame.EG_PC_STATIC_B - t * endgame.EG_PC_STATIC_SIGMA)
+        exact = _kernel(p, o, TranspositionTable.allocate(1), evaluation=ev)
+        if exact >= beta:
+            continue
+        window = (beta - 1, beta)
+        for sure_t, cut in ((0, True), (round(100 * t), True), (1000, False)):
+            v = _kernel(
+                p, o, TranspositionTable.allocate(1), rank, window, evaluation=ev, sure_t=sure_t
+            )
+            assert (v == beta) if cut else (v < beta), (seed, sure_t)
+        found += 1
+        if found == 3:
+            break
+    assert found == 3
+
+
+def test_a_plan_sets_how_sure_its_proofs_are() -> None:
+    searcher = Searcher(load_evaluation("positional"), tt_mb=8)
+    b = random_position(61, 8, 14)
+    assert b is not None
+    p, o = b.side_bitboards()
+    for proof_t in (240, 0):
+        searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64, proof_t=proof_t))
+        assert searcher.ctx.ctl[EG_SURE_T] == proof_t
 
 
 def spy_on_passes(monkeypatch: pytest.MonkeyPatch, slot: int) -> list[int]:

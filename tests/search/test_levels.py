@@ -55,6 +55,7 @@ def test_levels_are_monotone() -> None:
         assert b.endgame_depth >= a.endgame_depth and b != a
         assert b.wld_depth >= a.wld_depth
         assert max(b.wld_depth, b.selective_wld_depth) >= max(a.wld_depth, a.selective_wld_depth)
+        assert (b.proof_t or 210) >= (a.proof_t or 210), k  # no higher level proves less surely
         # Selectivity: None (no ProbCut) on low levels; bolder as levels grow only where
         # that buys at least two plies (depth for selectivity, measured against NTest).
         if a.selectivity is not None:
@@ -116,6 +117,8 @@ def test_settings_no_level_has_plan_like_a_level() -> None:
 
     plan = level_plan(LevelSpec(15, 20, 91), 40)
     assert (plan.max_depth, plan.exact_empties, plan.wld_empties) == (15, 20, 23)
+    assert plan.proof_t == 0
+    assert level_plan(LevelSpec(22, 24, 91, 27, proof_t=240), 40).proof_t == 240
     assert plan.probcut_t == probcut_t(91) > 0
     assert level_plan(LevelSpec(4, 8), 40).probcut_t == 0  # no ProbCut
 

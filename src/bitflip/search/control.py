@@ -34,7 +34,11 @@ MPC_MODE = 8
 """How Multi-ProbCut checks a node: a sum of :data:`MPC_FLAT` and :data:`MPC_PRETEST` (0: the
 check search is selective too, and both sides are checked). Plans use the pre-test unless told
 otherwise (``SearchPlan.probcut_mode``)."""
-CTL_SIZE = 9
+EG_SURE_T = 9
+"""The ProbCut confidence t of the endgame's surer selective rank (2), in hundredths of a standard
+deviation, for this search (0: :data:`bitflip.search.endgame.EG_PC_T`'s; a level may prove more
+surely, ``SearchPlan.proof_t``)."""
+CTL_SIZE = 10
 
 MPC_FLAT = 1
 """The check search runs without ProbCut inside it (as NTest and Egaroucid do): a cut rests on a
@@ -82,6 +86,7 @@ def start_search(
     mpc_t: int = 0,
     mpc_mode: int = 0,
     contempt: int = 0,
+    eg_sure_t: int = 0,
 ) -> None:
     """Ready ``ctl`` for a new search: counters and the stop flag cleared, settings written,
     the endgame exact."""
@@ -92,5 +97,6 @@ def start_search(
     ctl[MPC_T] = mpc_t
     ctl[MPC_MODE] = mpc_mode
     ctl[CONTEMPT] = contempt
+    ctl[EG_SURE_T] = eg_sure_t
     ctl[EG_RANK] = EXACT_RANK
     ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES

@@ -189,6 +189,7 @@ class Searcher:
             mpc_t=plan.probcut_t if ctx.mpc.shape[0] > 1 else 0,
             mpc_mode=plan.probcut_mode,
             contempt=plan.contempt,
+            eg_sure_t=plan.proof_t,
         )
         for h in self.helpers:
             h.ctx.ctl[:] = ctl

@@ -34,6 +34,7 @@ from bitflip.eval.evaluator import evaluate
 from bitflip.search.control import (
     DISC_INF,
     EG_RANK,
+    EG_SURE_T,
     EG_TT_EMPTIES,
     EXACT_RANK,
     GENERATION,
@@ -126,6 +127,8 @@ checks cut at the same confidence. ``python -m bitflip.learn.probcut_fit --endga
 same row as "depth 0" over its own smaller sample (300 positions at 14-20 empties: a 0.0112,
 b 1.00, sigma 9.61, depth 2 there 8.75). Level 14's proofs at 23
 empties: 17% less time (200 positions of ``benchmarks/endgame_positions.py``)."""
+SURE_RANK = 2
+"""The surer selective rank: its t is a search's own when it sets ``ctl[EG_SURE_T]``."""
 EG_PC_T = np.array([0.0, 1.0, 2.1, 0.0])
 """ProbCut confidence t of each selective rank (rank 3 is exact: no cut). Rank 2 at 2.1 with
 the static check (1.8 without it before): from NTest's positions at 24 empties the default
@@ -247,6 +250,8 @@ def solve_kernel(
         # ProbCut: the static evaluation, then a shallow evaluated search, that predicts a
         # score well outside the window.
         t = EG_PC_T[rank]
+        if rank == SURE_RANK and ctl[EG_SURE_T] > 0:
+            t = ctl[EG_SURE_T] / 100.0
         static = EG_PC_STATIC_A * evaluate(p, o, mask, kind, weights) + EG_PC_STATIC_B
         cut = _beyond(static, t * EG_PC_STATIC_SIGMA, alpha, beta)
         if cut == 0:

@@ -38,7 +38,9 @@ level  depth  endgame    wld     selectivity
 empties and a selective one at 23 (``selective_wld_depth``: the endgame search's ProbCut passes
 only; a likely win or draw is the answer, else the midgame search moves). ``22/25``, ``23/25``:
 full proofs to 22 or 23 (``full_wld_depth`` caps the rule), selective ones beyond, to 25.
-``25*``, ``27*``: selective proofs alone, past the exact solve.
+``25*``, ``27*``: selective proofs alone, past the exact solve. Levels 18-20 make their
+selective proofs, and the passes before their exact solves, surer than the others (t = 2.4,
+``proof_t``).
 Levels 15, 16, 19 and 20 take their neighbours' proofs unmeasured, so that no higher level
 proves less.
 
@@ -51,7 +53,9 @@ selective proof at 23 plays as a full one did for 18% less time (-0.8 +- 0.6 poi
 games, step 8), and the selective proofs to 25 add 1.9 +- 1.2 points over 800 (step 9); level
 17's proofs to 25 add 2.5 +- 2.1 over 200 (step 8); level 18's to 27, NTest's shape, 1.8 +- 1.6
 over 200 (step 27), and its exact solve from 24 instead of a proof there 2.6 +- 1.3 over 400
-(step 34). Levels 17 and 18 bought their depth with a bolder ProbCut than 95%: depth 20 at 91%
+(step 34); its surer proofs (t = 2.4 for 2.1) +1.0 +- 1.4 over 200 at 1.03x NTest's time a move
+for 0.93-0.97x (step 44; +1.2 +- 1.3 over 200 at 1.13x in step 41, before the static check).
+Levels 17 and 18 bought their depth with a bolder ProbCut than 95%: depth 20 at 91%
 scored 6.0 +- 4.7 points over depth 18 at 95% (400 games, step 7), depth 22 at 91% 2.1 +- 4.2
 over depth 20 at 95% (400, step 33), each in the same time.
 """
@@ -88,6 +92,9 @@ class LevelSpec:
     """The most empties the full proofs reach, where the rule of :attr:`wld_depth` would take
     them further (0: the rule). Levels 14-16 prove selectively from 23 empties on, where a
     full proof costs a fifth of their time."""
+    proof_t: int = 0
+    """How sure the surer selective rank is (its endgame ProbCut t in hundredths; 0: the solver's
+    own, t = 2.1). Levels 18-20 prove at t = 2.4 (``SearchPlan.proof_t``)."""
     opening_depth: int = 0
     """Midgame depth in plies while at least ``opening_empties`` squares are empty (0: ``depth``
     everywhere). Level 14 spends four plies less in the opening, where they buy least against
@@ -144,9 +151,9 @@ _TABLE = (
     LevelSpec(18, 20, 88, 25, 22),
     LevelSpec(18, 22, 88, 25, 22),
     LevelSpec(20, 22, 91, 25),
-    LevelSpec(22, 24, 91, 27),
-    LevelSpec(22, 25, 98, 27),
-    LevelSpec(22, 26, 99, 27),
+    LevelSpec(22, 24, 91, 27, proof_t=240),
+    LevelSpec(22, 25, 98, 27, proof_t=240),
+    LevelSpec(22, 26, 99, 27, proof_t=240),
 )
 
 LEVELS: dict[int, LevelSpec] = {i + 1: spec for i, spec in enumerate(_TABLE)}

@@ -55,6 +55,10 @@ class SearchPlan:
     the endgame's ProbCut (as NTest proves 23-26 empties at its depth 16): surer (rank 2) up
     to :data:`SELECTIVE_WLD_SURE` empties past ``wld_empties``, rank 1 beyond. A win or draw
     it finds is the answer; otherwise the midgame search picks the move."""
+    proof_t: int = 0
+    """The endgame ProbCut threshold t of the surer selective rank (selective proofs near the
+    full ones, and the passes before a deep exact solve), in hundredths (0: the solver's own,
+    :data:`bitflip.search.endgame.EG_PC_T`)."""
     probcut_t: int = 0
     """Multi-ProbCut threshold t in hundredths of a standard deviation (0: no ProbCut)."""
     probcut_mode: int = MPC_PRETEST
@@ -89,6 +93,7 @@ def level_plan(
         exact_empties=spec.endgame_depth,
         wld_empties=spec.wld_depth,
         selective_wld_empties=spec.selective_wld_depth,
+        proof_t=spec.proof_t,
         probcut_t=probcut_t(spec.selectivity_at(empties)),
         multipv=multipv,
         contempt=contempt,
