@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -189,48 +191,14 @@ def test_selective_table_entries_never_cut_an_exact_search() -> None:
     assert _kernel(p, o, tt, 1) == expected + 20
 
 
-def test_a_selective_pass_cuts_on_the_static_evaluation_before_any_search() -> None:
-    # A node whose static line lies far above the window, though its depth-2 line does not and
-    # its exact score is below it, is cut (fails high at beta): only the static check cuts
-    # there. At 11 empties its children (10) are never cut, so without that check the pass
-    # would return the exact score.
-    ev = load_engine_evaluation("default", 8)
+def _cut_wrongly_by_the_static_line(
+    t: float, ev: Evaluation, deep_too: bool
+) -> Iterator[tuple[int, int, int]]:
+    """(p, o, beta) of random positions at ``EG_PC_EMPTIES`` whose static line at ``t`` lies
+    above beta though the exact score is below it (``deep_too``: and the depth-2 line does not
+    cut either). At 11 empties the children (10) are never cut, so a pass that does not cut
+    such a node at once returns its exact score."""
     kernel_eval = (ev.kind, ev.weights)
-    rank = 1
-    t = endgame.EG_PC_T[rank]
-    found = 0
-    for seed in range(400):
-        b = random_position(seed, 8, endgame.EG_PC_EMPTIES)
-        if b is None or not b.legal_mask():
-            continue
-        p, o = b.side_bitboards()
-        up, uo, full = np.uint64(p), np.uint64(o), np.uint64(b.geometry.mask)
-        static = endgame.EG_PC_STATIC_A * evaluate(up, uo, full, *kernel_eval)
-        static += endgame.EG_PC_STATIC_B
-        d2 = endgame.shallow_search(up, uo, full, endgame.EG_PC_DEPTH, -INF, INF, *kernel_eval)
-        deep = endgame.EG_PC_A * d2 + endgame.EG_PC_B
-        beta = math.floor(static - t * endgame.EG_PC_STATIC_SIGMA)
-        exact = _kernel(p, o, TranspositionTable.allocate(1), evaluation=ev)
-        if not (deep - t * endgame.EG_PC_SIGMA < beta and exact < beta):
-            continue
-        window = (beta - 1, beta)
-        for r, cut in ((rank, True), (EXACT_RANK, False)):
-            v = _kernel(p, o, TranspositionTable.allocate(1), r, window, evaluation=ev)
-            assert (v == beta) if cut else (v < beta)
-        found += 1
-        if found == 3:
-            break
-    assert found == 3
-
-
-def test_a_search_may_make_the_surer_rank_surer_still() -> None:
-    # A node the surer rank cuts on its static line at the solver's t (wrongly: the exact
-    # score is below the window) is searched to the end when the search asks for t = 10.
-    ev = load_engine_evaluation("default", 8)
-    kernel_eval = (ev.kind, ev.weights)
-    rank = endgame.SURE_RANK
-    t = endgame.EG_PC_T[rank]
-    found = 0
     for seed in range(400):
         b = random_position(seed, 8, endgame.EG_PC_EMPTIES)
         if b is None or not b.legal_mask():
@@ -239,19 +207,43 @@ def test_a_search_may_make_the_surer_rank_surer_still() -> None:
         up, uo, full = np.uint64(p), np.uint64(o), np.uint64(b.geometry.mask)
         static = endgame.EG_PC_STATIC_A * evaluate(up, uo, full, *kernel_eval)
         beta = math.floor(static + endgame.EG_PC_STATIC_B - t * endgame.EG_PC_STATIC_SIGMA)
-        exact = _kernel(p, o, TranspositionTable.allocate(1), evaluation=ev)
-        if exact >= beta:
+        if _kernel(p, o, TranspositionTable.allocate(1), evaluation=ev) >= beta:
             continue
-        window = (beta - 1, beta)
+        if deep_too:
+            d2 = endgame.shallow_search(up, uo, full, endgame.EG_PC_DEPTH, -INF, INF, *kernel_eval)
+            if endgame.EG_PC_A * d2 + endgame.EG_PC_B - t * endgame.EG_PC_SIGMA >= beta:
+                continue
+        yield p, o, beta
+
+
+def test_a_selective_pass_cuts_on_the_static_evaluation_before_any_search() -> None:
+    # A node whose static line lies far above the window, though its depth-2 line does not and
+    # its exact score is below it, is cut (fails high at beta): only the static check cuts.
+    ev = load_engine_evaluation("default", 8)
+    rank = 1
+    nodes = list(
+        itertools.islice(_cut_wrongly_by_the_static_line(endgame.EG_PC_T[rank], ev, True), 3)
+    )
+    assert len(nodes) == 3
+    for p, o, beta in nodes:
+        for r, cut in ((rank, True), (EXACT_RANK, False)):
+            v = _kernel(p, o, TranspositionTable.allocate(1), r, (beta - 1, beta), evaluation=ev)
+            assert (v == beta) if cut else (v < beta)
+
+
+def test_a_search_may_make_the_surer_rank_surer_still() -> None:
+    # A node the surer rank cuts on its static line at the solver's t (wrongly: the exact
+    # score is below the window) is searched to the end when the search asks for t = 10.
+    ev = load_engine_evaluation("default", 8)
+    rank = endgame.SURE_RANK
+    t = endgame.EG_PC_T[rank]
+    nodes = list(itertools.islice(_cut_wrongly_by_the_static_line(t, ev, False), 3))
+    assert len(nodes) == 3
+    for p, o, beta in nodes:
         for sure_t, cut in ((0, True), (round(100 * t), True), (1000, False)):
-            v = _kernel(
-                p, o, TranspositionTable.allocate(1), rank, window, evaluation=ev, sure_t=sure_t
-            )
-            assert (v == beta) if cut else (v < beta), (seed, sure_t)
-        found += 1
-        if found == 3:
-            break
-    assert found == 3
+            tt = TranspositionTable.allocate(1)
+            v = _kernel(p, o, tt, rank, (beta - 1, beta), evaluation=ev, sure_t=sure_t)
+            assert (v == beta) if cut else (v < beta), sure_t
 
 
 def test_a_plan_sets_how_sure_its_proofs_are() -> None:
