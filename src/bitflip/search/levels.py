@@ -94,7 +94,8 @@ class LevelSpec:
     full proof costs a fifth of their time."""
     proof_t: int = 0
     """How sure the surer selective rank is (its endgame ProbCut t in hundredths; 0: the solver's
-    own, t = 2.1). Levels 18-20 prove at t = 2.4 (``SearchPlan.proof_t``)."""
+    own, :data:`bitflip.search.endgame.EG_PC_T`). Levels 18-20 prove at t = 2.4
+    (``SearchPlan.proof_t``)."""
     opening_depth: int = 0
     """Midgame depth in plies while at least ``opening_empties`` squares are empty (0: ``depth``
     everywhere). Level 14 spends four plies less in the opening, where they buy least against
