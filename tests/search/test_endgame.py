@@ -256,6 +256,37 @@ def test_a_plan_sets_how_sure_its_proofs_are() -> None:
         assert searcher.ctx.ctl[EG_SURE_T] == proof_t
 
 
+def test_a_selective_pass_tries_the_midgame_tables_move_first() -> None:
+    # With no move of its own for a node, a selective pass takes the midgame table's; a proof
+    # at the exact rank keeps its own ordering. The window (-65, -64) makes the first move
+    # searched fail high, so the root's stored move is the first one tried; t = 1000 keeps
+    # ProbCut from cutting the root before any move.
+    ev = load_engine_evaluation("default", 8)
+    b = random_position(5, 8, endgame.MIDGAME_HINT_EMPTIES)
+    assert b is not None
+    p, o = b.side_bitboards()
+    key = position_hash(np.uint64(p), np.uint64(o))
+
+    def first_tried(rank: int, hint: int | None) -> int | None:
+        midgame, solver = TranspositionTable.allocate(1), TranspositionTable.allocate(1)
+        if hint is not None:
+            tt_store(midgame.keys, midgame.data, np.uint64(key), 0, 16, EXACT, hint, 1)
+        ctl = new_control()
+        ctl[EG_RANK] = rank
+        ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES
+        ctl[EG_SURE_T] = 100_000
+        state = SearchContext(
+            ev.kind, ev.weights, tt=midgame, eg_tt=solver, mpc=np.zeros((1, 4)), ctl=ctl
+        ).state
+        solve_kernel(np.uint64(p), np.uint64(o), -65, -64, np.uint64(b.geometry.mask), state)
+        return solver.best_move(int(key))
+
+    own = first_tried(endgame.SURE_RANK, None)
+    hint = next(m for m in b.legal_moves if m != own)
+    assert first_tried(endgame.SURE_RANK, hint) == hint
+    assert first_tried(EXACT_RANK, hint) == own
+
+
 def spy_on_passes(monkeypatch: pytest.MonkeyPatch, slot: int) -> list[int]:
     """The control slot ``slot`` at the start of each endgame pass over the root, as a list
     that fills while the searches run."""
