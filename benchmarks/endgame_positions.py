@@ -7,7 +7,9 @@ From each game's first position at ``--empties`` with A to move after the openin
 
 - ``search``: bitflip's level (``--level``, the default's by default) searches the position with
   a fresh table (times are the dearer cold-table ones: in a game the previous move's search has
-  filled it); ``--full`` proves win/loss/draw fully there instead of selectively. The engine is
+  filled it), or with ``--warm K`` after replaying A's own searches of the last K plies (even)
+  on the same tables, as in the game; ``--full`` proves win/loss/draw fully there instead of
+  selectively. The engine is
   the one ``PYTHONPATH`` finds, so a scratch worktree with a changed constant runs the same way.
 - ``ntest DIR``: NTest from ``DIR`` (built as ``../shared/tools/README.md`` says), one NBoard
   process at ``--ntest-depth``, answers the same positions (games share nothing in its table);
@@ -72,11 +74,19 @@ def search(args: argparse.Namespace) -> None:
     searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
     spec = level_spec(args.level)
     with args.out.open("w") as out:
-        for path, k, board, _, played in positions(args.records, args.empties, args.games):
+        for path, k, board, history, played in positions(args.records, args.empties, args.games):
             plan = level_plan(spec, board.empties)
             if args.full:
                 plan = replace(plan, wld_empties=max(plan.wld_empties, board.empties))
             searcher.clear()
+            for back in range(args.warm - args.warm % 2, 0, -2):
+                # A's own searches ``back`` plies before, as in the game (none across a pass).
+                if len(history) >= back and PASS not in history[-back:]:
+                    earlier = Board()
+                    for m in history[:-back]:
+                        earlier.push(m)
+                    p, o = earlier.side_bitboards()
+                    searcher.search(p, o, int(FULL), level_plan(spec, earlier.empties))
             p, o = board.side_bitboards()
             t0 = time.process_time()
             result, _ = searcher.search(p, o, int(FULL), plan)
@@ -190,6 +200,13 @@ def main() -> None:
         if mode == "search":
             p.add_argument("--level", type=int, default=14)
             p.add_argument("--full", action="store_true", help="a full proof at --empties")
+            p.add_argument(
+                "--warm",
+                type=int,
+                default=0,
+                help="first replay A's own searches from this many plies before (even), so the "
+                "tables are as warm as in the game",
+            )
     args = ap.parse_args()
     {"search": search, "ntest": ntest, "value": value}[args.mode](args)
 
