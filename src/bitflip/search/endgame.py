@@ -183,9 +183,9 @@ def _beyond(predicted: float, margin: float, alpha: int, beta: int) -> int:
 
 MIDGAME_HINT_EMPTIES = 16
 """From this many empties a selective pass that has no move of its own for a node takes the
-midgame table's: in a game the midgame searches of the moves before (16-18 plies deep) met most
-of a first proof's upper nodes, and their best move is the likeliest to win. Level 14's first
-proofs with the table of its searches 2-4 plies before (200 positions of
+midgame table's: in a game the midgame searches of the moves before (18-22 plies at levels
+14-20) met most of a first proof's upper nodes, and their best move is the likeliest to win.
+Level 14's first proofs with the table of its searches 2-4 plies before (200 positions of
 ``match-step43-def21-n16-s135`` and ``s136``): at 25 empties 0.74x the time, at 24 0.81x, the
 same moves. Not in exact-rank proofs and solves: 1.03x the nodes at 22 empties."""
 
