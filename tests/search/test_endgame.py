@@ -74,16 +74,17 @@ def _kernel(
     table_from: int = SHALLOW_TT_EMPTIES,
     evaluation: Evaluation | None = None,
     sure_t: int = 0,
+    midgame: TranspositionTable | None = None,
 ) -> int:
     """The solver kernel called directly, ordering with the positional evaluation (or the one
-    given)."""
+    given); ``midgame`` is the midgame search's table (else ``tt`` serves as both)."""
     ev = evaluation or load_evaluation("positional")
     ctl = new_control()
     ctl[EG_RANK] = rank
     ctl[EG_TT_EMPTIES] = table_from
     ctl[EG_SURE_T] = sure_t
     mpc = np.zeros((1, 4))
-    state = SearchContext(ev.kind, ev.weights, tt=tt, eg_tt=tt, mpc=mpc, ctl=ctl).state
+    state = SearchContext(ev.kind, ev.weights, tt=midgame or tt, eg_tt=tt, mpc=mpc, ctl=ctl).state
     alpha, beta = window
     v = solve_kernel(np.uint64(p), np.uint64(o), alpha, beta, np.uint64(mask), state)
     return int(v)
@@ -271,14 +272,7 @@ def test_a_selective_pass_tries_the_midgame_tables_move_first() -> None:
         midgame, solver = TranspositionTable.allocate(1), TranspositionTable.allocate(1)
         if hint is not None:
             tt_store(midgame.keys, midgame.data, np.uint64(key), 0, 16, EXACT, hint, 1)
-        ctl = new_control()
-        ctl[EG_RANK] = rank
-        ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES
-        ctl[EG_SURE_T] = 100_000
-        state = SearchContext(
-            ev.kind, ev.weights, tt=midgame, eg_tt=solver, mpc=np.zeros((1, 4)), ctl=ctl
-        ).state
-        solve_kernel(np.uint64(p), np.uint64(o), -65, -64, np.uint64(b.geometry.mask), state)
+        _kernel(p, o, solver, rank, (-65, -64), evaluation=ev, sure_t=100_000, midgame=midgame)
         return solver.best_move(int(key))
 
     own = first_tried(endgame.SURE_RANK, None)

@@ -255,10 +255,9 @@ def solve_kernel(
             elif bound == UPPER and score < beta:
                 beta = score
         if hash_move == NO_MOVE and rank != EXACT_RANK and n >= MIDGAME_HINT_EMPTIES:
-            # The midgame search's best move here, from the moves before (see the constant).
-            found, _, _, _, hash_move = tt_probe(s.tt_keys, s.tt_data, key)
-            if not found:
-                hash_move = NO_MOVE
+            # The midgame search's best move here, from the moves before (see the constant);
+            # NO_MOVE when it has none.
+            _, _, _, _, hash_move = tt_probe(s.tt_keys, s.tt_data, key)
 
     if rank != EXACT_RANK and n >= EG_PC_EMPTIES:
         # ProbCut: the static evaluation, then a shallow evaluated search, that predicts a
