@@ -62,6 +62,20 @@ def positions(records: list[Path], empties: int, games: int) -> Iterator[Positio
                 history.append(PASS if is_pass else board.parse_move(move))
 
 
+def earlier_positions(board: Board, plies: int) -> list[Board]:
+    """The positions 2, 4, ... up to ``plies`` plies before ``board`` (same side to move), the
+    oldest first, back to the first pass or the start of the game."""
+    found, b = [], board.copy()
+    try:
+        for _ in range(plies // 2):
+            if b.pop() == PASS or b.pop() == PASS:
+                break
+            found.append(b.copy())
+    except IndexError:  # the start of the game
+        pass
+    return found[::-1]
+
+
 def search(args: argparse.Namespace) -> None:
     from bitflip.core.bitboard import FULL
     from bitflip.engine import load_engine_evaluation
@@ -74,19 +88,14 @@ def search(args: argparse.Namespace) -> None:
     searcher = Searcher(evaluation, tt_mb=64, mpc=load_table(evaluation.name))
     spec = level_spec(args.level)
     with args.out.open("w") as out:
-        for path, k, board, history, played in positions(args.records, args.empties, args.games):
+        for path, k, board, _, played in positions(args.records, args.empties, args.games):
             plan = level_plan(spec, board.empties)
             if args.full:
                 plan = replace(plan, wld_empties=max(plan.wld_empties, board.empties))
             searcher.clear()
-            for back in range(args.warm - args.warm % 2, 0, -2):
-                # A's own searches ``back`` plies before, as in the game (none across a pass).
-                if len(history) >= back and PASS not in history[-back:]:
-                    earlier = Board()
-                    for m in history[:-back]:
-                        earlier.push(m)
-                    p, o = earlier.side_bitboards()
-                    searcher.search(p, o, int(FULL), level_plan(spec, earlier.empties))
+            for earlier in earlier_positions(board, args.warm):
+                p, o = earlier.side_bitboards()
+                searcher.search(p, o, int(FULL), level_plan(spec, earlier.empties))
             p, o = board.side_bitboards()
             t0 = time.process_time()
             result, _ = searcher.search(p, o, int(FULL), plan)
