@@ -112,6 +112,47 @@ def test_wld_proofs_from_20_empties_pass_through_selective_passes(searcher: Sear
     assert np.sign(-after) == wld
 
 
+def test_a_solve_over_its_node_budget_answers_with_its_last_selective_pass(
+    searcher: Searcher,
+) -> None:
+    b = random_position(3, 22)
+    p, o = b.side_bitboards()
+    searcher.clear()
+    proven, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64))
+    assert proven.exact and proven.depth == 22
+    # A budget the exact pass runs out of: the selective pass before it answers, in discs.
+    plan = SearchPlan(exact_empties=64, solve_nodes=proven.nodes * 9 // 10)
+    searcher.clear()
+    r, scores = searcher.search(p, o, b.geometry.mask, plan)
+    assert not r.exact and not r.wld and r.depth == 22 and r.nodes < proven.nodes
+    assert r.move in b.legal_moves and r.score == int(r.score) and abs(r.score) <= 64
+    assert scores[0].score == r.score and r.pv[0] == r.move
+    # A budget no pass finishes in: the short midgame search before the solve answers.
+    searcher.clear()
+    r, _ = searcher.search(p, o, b.geometry.mask, replace(plan, solve_nodes=1000))
+    assert not r.exact and r.depth == 6 and r.move in b.legal_moves
+
+
+def test_a_proof_over_its_node_budget_answers_with_a_likely_win_or_searches(
+    searcher: Searcher,
+) -> None:
+    b = random_position(0, 21)
+    p, o = b.side_bitboards()
+    plan = SearchPlan(max_depth=4, exact_empties=10, wld_empties=21)
+    searcher.clear()
+    proven, _ = searcher.search(p, o, b.geometry.mask, plan)
+    assert proven.exact and proven.wld and proven.score == 1.0
+    # The exact pass runs out: the selective passes' likely win answers.
+    searcher.clear()
+    budget = replace(plan, solve_nodes=proven.nodes * 9 // 10)
+    r, _ = searcher.search(p, o, b.geometry.mask, budget)
+    assert r.wld and not r.exact and r.score == 1.0 and r.nodes < proven.nodes
+    # No pass finishes: the midgame search picks the move (the budget's stop was cleared).
+    searcher.clear()
+    r, _ = searcher.search(p, o, b.geometry.mask, replace(plan, solve_nodes=1000))
+    assert not r.wld and r.depth == 4 and r.move in b.legal_moves
+
+
 def test_engine_takes_exact_and_wld_limits() -> None:
     engine = Engine(level=1, tt_mb=8)
     b = Board("--XXXXX--OOOXX-O-OOOXXOX-OXOXOXXOXXXOXXX--XOXOXX-XXXOOO--OOOOO-- X")  # FFO #1

@@ -123,6 +123,8 @@ def test_settings_no_level_has_plan_like_a_level() -> None:
     assert (plan.max_depth, plan.exact_empties, plan.wld_empties) == (15, 20, 23)
     assert plan.proof_t == 0
     assert level_plan(LevelSpec(22, 24, 91, 27, proof_t=240), 40).proof_t == 240
+    assert plan.solve_nodes is None  # no budget on a solve unless the level has one
+    assert level_plan(LevelSpec(22, 24, solve_nodes=10**8), 24).solve_nodes == 10**8
     assert plan.probcut_t == probcut_t(91) > 0
     assert level_plan(LevelSpec(4, 8), 40).probcut_t == 0  # no ProbCut
 

@@ -28,6 +28,7 @@ from bitflip.search.control import (
     EG_TT_EMPTIES,
     EXACT_RANK,
     INF,
+    MAX_NODES,
     NODES,
     SHALLOW_TT_EMPTIES,
     STOP,
@@ -81,13 +82,15 @@ class _Iteration:
     elapsed: float
     wld: bool = False
     """The exact scores are proven only as win (> 0), draw (0) or loss (< 0)."""
+    endgame: bool = False
+    """An endgame pass's scores (discs, in its table), proven or not (``exact``)."""
 
     def discs(self, score: int) -> float:
         """A kernel score in this iteration's unit as a front end reads it (discs, or the
         sign of a win/loss/draw proof)."""
         if self.wld:
             return float((score > 0) - (score < 0))
-        return score / (1 if self.exact else EVAL_SCALE)
+        return score / (1 if self.exact or self.endgame else EVAL_SCALE)
 
 
 class Searcher:
@@ -136,6 +139,8 @@ class Searcher:
         )
         self.helpers = [Searcher(evaluation, share=self) for _ in range(threads - 1)]
         self._lock = threading.Lock()
+        self._stopped = False
+        """The caller (or a timer) stopped this search, not a solve's own node budget."""
 
     @property
     def threads(self) -> int:
@@ -147,9 +152,10 @@ class Searcher:
 
     def stop(self) -> None:
         """Make the running search return as soon as possible (any thread)."""
+        self._stopped = True
         self.ctx.ctl[STOP] = 1
         for h in self.helpers:
-            h.ctx.ctl[STOP] = 1
+            h.stop()
 
     # --- the search --------------------------------------------------------------------------
 
@@ -180,6 +186,9 @@ class Searcher:
         t0 = time.perf_counter()
         ctx = self.ctx
         ctl = ctx.ctl
+        self._stopped = False
+        for h in self.helpers:
+            h._stopped = False
         ctx.tt.new_search()
         ctx.eg_tt.new_search()
         start_search(
@@ -223,7 +232,7 @@ class Searcher:
             if timer is not None:
                 timer.cancel()
         elapsed = time.perf_counter() - t0
-        pv = self._pv(p, o, mask, last.best, last.exact, last.depth)
+        pv = self._pv(p, o, mask, last.best, last.endgame, last.depth)
         result = SearchResult(
             move=last.best,
             score=last.discs(last.score),
@@ -262,7 +271,7 @@ class Searcher:
             last = self._deepen(req, moves)
         finally:
             for h in helpers:
-                h.ctx.ctl[STOP] = 1
+                h.stop()
             for t in pool:
                 t.join()
         best = last
@@ -340,15 +349,21 @@ class Searcher:
 
     def _wld_iteration(self, req: _Request, moves: list[int], rank: int) -> _Iteration | None:
         """The answer of a win/loss/draw proof (``SearchPlan.wld_empties``; cut by ProbCut
-        below ``EXACT_RANK``): a proven win or draw, or, when stopped, the best move found so
-        far; None after a proven loss, when the midgame search is to pick the move. A proof is
-        not reported: the sign of the score is no score to show beside the others."""
+        below ``EXACT_RANK``): a win or draw it finds (from its last selective pass where the
+        node budget ran out first), or, when stopped, the best move found so far; None after
+        a loss, or with no pass finished within the budget, when the midgame search is to pick
+        the move. A proof is not reported: the sign of the score is no score to show beside
+        the others."""
         wld_req = replace(req, plan=replace(req.plan, wld=True))
         last, moves = self._presearch(wld_req, moves)
         it = None if self.ctx.ctl[STOP] else self._exact_iteration(wld_req, moves, last, rank)
-        if it is None:  # stopped
-            return last if last is not None else self._unscored(req, moves)
-        it.elapsed = req.elapsed()
+        if it is not None:
+            it.elapsed = req.elapsed()
+        if self.ctx.ctl[STOP]:  # stopped: the best answer so far
+            found = it if it is not None else last
+            return found if found is not None else self._unscored(req, moves)
+        if it is None:
+            return None
         return it if it.score >= 0 else None
 
     def _midgame_iteration(
@@ -387,8 +402,14 @@ class Searcher:
     def _exact_iteration(
         self, req: _Request, moves: list[int], last: _Iteration | None, top: int = EXACT_RANK
     ) -> _Iteration | None:
-        """Endgame passes up to rank ``top`` (``EXACT_RANK``: proven, no ProbCut cut)."""
+        """Endgame passes up to rank ``top`` (``EXACT_RANK``: proven, no ProbCut cut).
+
+        Stopped after a pass has finished (by the caller, or by the plan's ``solve_nodes``),
+        the last finished pass answers, unproven; None when stopped before. A stop by the
+        solve's own budget is cleared, so the search goes on as after any answer.
+        """
         ctx = self.ctx
+        ctl = ctx.ctl
         plan = req.plan
         n_empties = req.empties
         guess: int | None = None
@@ -401,24 +422,34 @@ class Searcher:
             # win/loss/draw proof keeps (-1, 1): 19% fewer nodes and 9-13% less time for
             # level 14's proofs at 23 empties).
             ranks = [r for r in (*SELECTIVE_RANKS, EXACT_RANK) if r <= top]
-        ctx.ctl[EG_TT_EMPTIES] = table_empties(n_empties)
+        caller_max = int(ctl[MAX_NODES])
+        if plan.solve_nodes is not None and len(ranks) > 1:
+            ctl[MAX_NODES] = min(caller_max, int(ctl[NODES]) + plan.solve_nodes)
+        ctl[EG_TT_EMPTIES] = table_empties(n_empties)
+        answer: _Iteration | None = None
         try:
             for rank in ranks:
-                ctx.ctl[EG_RANK] = rank
+                ctl[EG_RANK] = rank
                 # After a selective pass the guess is good enough for the narrowest window.
                 width = 1 if rank == EXACT_RANK and len(ranks) > 1 else 3
                 res = self._solve_root(req, moves, guess, width)
                 if res is None:
-                    return None
+                    if not self._stopped and ctl[NODES] < caller_max:
+                        ctl[STOP] = 0  # the solve's budget, spent: the last pass answers
+                    return answer
                 best = max(res, key=lambda r: r.score)
                 guess = best.score
                 by_score = {r.move: r.score for r in res}
                 moves = sorted(moves, key=lambda m: -by_score.get(m, -INF))
+                proven = rank == EXACT_RANK  # a selective pass's score is likely, not proven
+                answer = _Iteration(
+                    n_empties, best.move, best.score, by_score, proven, 0.0, plan.wld, True
+                )
         finally:
-            ctx.ctl[EG_RANK] = EXACT_RANK
-            ctx.ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES
-        proven = top == EXACT_RANK  # a selective proof's sign is likely, not proven
-        return _Iteration(n_empties, best.move, best.score, by_score, proven, 0.0, plan.wld)
+            ctl[MAX_NODES] = caller_max
+            ctl[EG_RANK] = EXACT_RANK
+            ctl[EG_TT_EMPTIES] = SHALLOW_TT_EMPTIES
+        return answer
 
     def _solve_root(
         self, req: _Request, moves: list[int], guess: int | None, width: int
@@ -443,7 +474,7 @@ class Searcher:
         return SearchInfo(
             depth=it.depth,
             score=it.discs(it.score),
-            pv=self._pv(req.p, req.o, req.mask, it.best, it.exact, it.depth),
+            pv=self._pv(req.p, req.o, req.mask, it.best, it.endgame, it.depth),
             nodes=int(self.ctx.ctl[NODES]) + sum(int(h.ctx.ctl[NODES]) for h in self.helpers),
             time=it.elapsed,
             exact=it.exact,
@@ -452,7 +483,7 @@ class Searcher:
             ),
         )
 
-    def _pv(self, p: int, o: int, mask: int, first: int, exact: bool, depth: int) -> list[int]:
+    def _pv(self, p: int, o: int, mask: int, first: int, endgame: bool, depth: int) -> list[int]:
         pv = [first]
         p, o = child(p, o, first)
         um = np.uint64(mask)
@@ -464,7 +495,7 @@ class Searcher:
                 pv.append(PASS)
                 p, o = o, p
                 continue
-            m = self.ctx.hash_move(p, o, exact)
+            m = self.ctx.hash_move(p, o, endgame)
             if m is None or m >= 64 or not moves >> m & 1:
                 break
             pv.append(m)

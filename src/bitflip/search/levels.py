@@ -40,7 +40,11 @@ only; a likely win or draw is the answer, else the midgame search moves). ``22/2
 full proofs to 22 or 23 (``full_wld_depth`` caps the rule), selective ones beyond, to 25.
 ``25*``, ``27*``: selective proofs alone, past the exact solve. Levels 18-20 make their
 selective proofs, and the passes before their exact solves, surer than the others (t = 2.4,
-``proof_t``).
+``proof_t``). Level 18 bounds each solve at 400 million nodes (``solve_nodes``, about 23 s on
+a 2-core Zen 4 VM): past them its last finished selective pass answers. Of its first solves
+in 200 games against NTest (23-24 empties) one passed them (481 million nodes; the same move
+with the budget); one at 24 in another game took 2.24 billion (82 s, a forfeit at the
+referee's 60 s) and with the budget answers in 15 s, keeping the win (+2 where +4 was best).
 Levels 15, 16, 19 and 20 take their neighbours' proofs unmeasured, so that no higher level
 proves less.
 
@@ -96,6 +100,9 @@ class LevelSpec:
     """How sure the surer selective rank is (its endgame ProbCut t in hundredths; 0: the solver's
     own, :data:`bitflip.search.endgame.EG_PC_T`). Levels 18-20 prove at t = 2.4
     (``SearchPlan.proof_t``)."""
+    solve_nodes: int = 0
+    """The most nodes a solve or proof with selective passes before it may search; past them
+    its last finished pass answers (0: no budget; ``SearchPlan.solve_nodes``)."""
     opening_depth: int = 0
     """Midgame depth in plies while at least ``opening_empties`` squares are empty (0: ``depth``
     everywhere). Level 14 spends four plies less in the opening, where they buy least against
@@ -152,7 +159,7 @@ _TABLE = (
     LevelSpec(18, 20, 88, 25, 22),
     LevelSpec(18, 22, 88, 25, 22),
     LevelSpec(20, 22, 91, 25),
-    LevelSpec(22, 24, 91, 27, proof_t=240),
+    LevelSpec(22, 24, 91, 27, proof_t=240, solve_nodes=400_000_000),
     LevelSpec(22, 25, 98, 27, proof_t=240),
     LevelSpec(22, 26, 99, 27, proof_t=240),
 )

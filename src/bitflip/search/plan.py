@@ -59,6 +59,10 @@ class SearchPlan:
     """The endgame ProbCut threshold t of the surer selective rank (selective proofs near the
     full ones, and the passes before a deep exact solve), in hundredths (0: the solver's own,
     :data:`bitflip.search.endgame.EG_PC_T`)."""
+    solve_nodes: int | None = None
+    """The most nodes a solve or proof with selective passes before it may search (all its
+    passes); past them the last finished pass answers, unproven (None: no budget). Levels
+    bound their solves so (``LevelSpec.solve_nodes``); a limit asking for a solve does not."""
     probcut_t: int = 0
     """Multi-ProbCut threshold t in hundredths of a standard deviation (0: no ProbCut)."""
     probcut_mode: int = MPC_PRETEST
@@ -94,6 +98,7 @@ def level_plan(
         wld_empties=spec.wld_depth,
         selective_wld_empties=spec.selective_wld_depth,
         proof_t=spec.proof_t,
+        solve_nodes=spec.solve_nodes or None,
         probcut_t=probcut_t(spec.selectivity_at(empties)),
         multipv=multipv,
         contempt=contempt,
