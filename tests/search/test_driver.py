@@ -112,6 +112,29 @@ def test_wld_proofs_from_20_empties_pass_through_selective_passes(searcher: Sear
     assert np.sign(-after) == wld
 
 
+def test_a_proof_before_a_midgame_search_settles_a_loss_on_its_surer_selective_pass(
+    searcher: Searcher,
+) -> None:
+    plan = SearchPlan(max_depth=4, exact_empties=10, wld_empties=21)
+    losses = 0
+    for seed in range(1, 4):
+        b = random_position(seed, 21)
+        p, o = b.side_bitboards()
+        searcher.clear()
+        proof, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64, wld=True))
+        if proof.score >= 0:
+            continue
+        # Asked for, a proof of a loss is proven to the end (every move refuted) ...
+        assert proof.exact and proof.wld, b.obf()
+        # ... but before a midgame search that picks the move after a loss either way, the
+        # proof stops at its surer selective pass's loss, and costs less than proving it.
+        searcher.clear()
+        r, _ = searcher.search(p, o, b.geometry.mask, plan)
+        assert not r.wld and r.depth == 4 and r.nodes < proof.nodes, b.obf()
+        losses += 1
+    assert losses >= 2
+
+
 def test_a_solve_over_its_node_budget_answers_with_its_last_selective_pass(
     searcher: Searcher,
 ) -> None:
