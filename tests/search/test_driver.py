@@ -112,7 +112,7 @@ def test_wld_proofs_from_20_empties_pass_through_selective_passes(searcher: Sear
     assert np.sign(-after) == wld
 
 
-def test_a_proof_before_a_midgame_search_settles_a_loss_on_its_surer_selective_pass(
+def test_a_proof_before_a_midgame_search_settles_a_loss_or_draw_on_its_surer_pass(
     searcher: Searcher,
 ) -> None:
     plan = SearchPlan(max_depth=4, exact_empties=10, wld_empties=21)
@@ -133,6 +133,15 @@ def test_a_proof_before_a_midgame_search_settles_a_loss_on_its_surer_selective_p
         assert not r.wld and r.depth == 4 and r.nodes < proof.nodes, b.obf()
         losses += 1
     assert losses >= 2
+    # A draw its surer selective pass finds is the answer, unproven, for less than the proof.
+    b = random_position(8, 20)
+    p, o = b.side_bitboards()
+    searcher.clear()
+    proof, _ = searcher.search(p, o, b.geometry.mask, SearchPlan(exact_empties=64, wld=True))
+    assert proof.exact and proof.wld and proof.score == 0.0, b.obf()
+    searcher.clear()
+    r, _ = searcher.search(p, o, b.geometry.mask, replace(plan, wld_empties=20))
+    assert r.wld and not r.exact and r.score == 0.0 and r.nodes < proof.nodes, b.obf()
 
 
 def test_a_solve_over_its_node_budget_answers_with_its_last_selective_pass(
