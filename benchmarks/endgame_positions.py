@@ -101,7 +101,14 @@ def search(args: argparse.Namespace) -> None:
             result, _ = searcher.search(p, o, int(FULL), plan)
             seconds = time.process_time() - t0
             move = board.geometry.square_name(result.move).lower()
-            row = {"record": path, "game": k, "played": played, "move": move, "s": seconds}
+            row = {
+                "record": path,
+                "game": k,
+                "played": played,
+                "move": move,
+                "s": seconds,
+                "nodes": result.nodes,
+            }
             out.write(json.dumps(row) + "\n")
 
 

@@ -45,6 +45,8 @@ a 2-core Zen 4 VM): past them its last finished selective pass answers. Of its f
 in 200 games against NTest (23-24 empties) one passed them (481 million nodes; the same move
 with the budget); one at 24 in another game took 2.24 billion (82 s, a forfeit at the
 referee's 60 s) and with the budget answers in 15 s, keeping the win (+2 where +4 was best).
+A full proof proves only a win to the end: a loss or a draw its surer selective pass finds
+settles it (the same play against NTest in 0.89-0.91x the default's time, step 46).
 Levels 15, 16, 19 and 20 take their neighbours' proofs unmeasured, so that no higher level
 proves less.
 

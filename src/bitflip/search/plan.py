@@ -49,7 +49,9 @@ class SearchPlan:
     wld_empties: int = 0
     """With more empties than ``exact_empties`` but at most this many, first prove win, loss
     or draw (as Zebra does two empties before its exact solve); a proven win or draw is the
-    answer, a loss falls back to the midgame search, whose move is the hardest to punish."""
+    answer, a loss falls back to the midgame search, whose move is the hardest to punish. Only
+    a win is proven to the end: a loss or a draw the proof's surer selective pass finds settles
+    it (the driver's ``settle``)."""
     selective_wld_empties: int = 0
     """With more empties than ``wld_empties`` but at most this many, the same proof cut by
     the endgame's ProbCut (as NTest proves 23-26 empties at its depth 16): surer (rank 2) up
