@@ -83,14 +83,14 @@ class _Iteration:
     wld: bool = False
     """The exact scores are proven only as win (> 0), draw (0) or loss (< 0)."""
     endgame: bool = False
-    """An endgame pass's scores (discs, in its table), proven or not (``exact``)."""
+    """An endgame pass's scores (discs, in its table), proven (``exact``) or not."""
 
     def discs(self, score: int) -> float:
         """A kernel score in this iteration's unit as a front end reads it (discs, or the
         sign of a win/loss/draw proof)."""
         if self.wld:
             return float((score > 0) - (score < 0))
-        return score / (1 if self.exact or self.endgame else EVAL_SCALE)
+        return score / (1 if self.endgame else EVAL_SCALE)
 
 
 class Searcher:
@@ -364,9 +364,7 @@ class Searcher:
         if self.ctx.ctl[STOP]:  # stopped: the best answer so far
             found = it if it is not None else last
             return found if found is not None else self._unscored(req, moves)
-        if it is None:
-            return None
-        return it if it.score >= 0 else None
+        return it if it is not None and it.score >= 0 else None
 
     def _midgame_iteration(
         self, req: _Request, moves: list[int], depth: int, last: _Iteration | None
